@@ -1,0 +1,90 @@
+/**
+ * The option table: every runtime setting stored in the `options` table, with its kind, its
+ * default (as the string one-api stores) and whether it is secret (never sent to the browser).
+ */
+export type OptionKind = 'bool' | 'int' | 'float' | 'string' | 'json';
+
+export interface OptionDefinition {
+  readonly kind: OptionKind;
+  readonly defaultValue: string;
+  readonly secret?: boolean;
+  /** Allowed values, for enumerations such as Theme. */
+  readonly choices?: readonly string[];
+}
+
+const bool = (value: boolean) => ({ kind: 'bool', defaultValue: String(value) }) as const;
+const int = (value: number) => ({ kind: 'int', defaultValue: String(value) }) as const;
+const float = (value: number) => ({ kind: 'float', defaultValue: String(value) }) as const;
+const text = (value = '') => ({ kind: 'string', defaultValue: value }) as const;
+const secret = () => ({ kind: 'string', defaultValue: '', secret: true }) as const;
+const json = (value: string) => ({ kind: 'json', defaultValue: value }) as const;
+
+export const DEFAULT_EMAIL_DOMAIN_WHITELIST =
+  'gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com';
+
+export const OPTION_DEFINITIONS = {
+  PasswordLoginEnabled: bool(true),
+  PasswordRegisterEnabled: bool(true),
+  RegisterEnabled: bool(true),
+  EmailVerificationEnabled: bool(false),
+  EmailDomainRestrictionEnabled: bool(false),
+  EmailDomainWhitelist: text(DEFAULT_EMAIL_DOMAIN_WHITELIST),
+  GitHubOAuthEnabled: bool(false),
+  GitHubClientId: text(),
+  GitHubClientSecret: secret(),
+  LarkClientId: text(),
+  LarkClientSecret: secret(),
+  WeChatAuthEnabled: bool(false),
+  WeChatServerAddress: text(),
+  WeChatServerToken: secret(),
+  WeChatAccountQRCodeImageURL: text(),
+  TurnstileCheckEnabled: bool(false),
+  TurnstileSiteKey: text(),
+  TurnstileSecretKey: secret(),
+  MessagePusherAddress: text(),
+  MessagePusherToken: secret(),
+  SMTPServer: text(),
+  SMTPPort: int(587),
+  SMTPAccount: text(),
+  SMTPFrom: text(),
+  SMTPToken: secret(),
+  ServerAddress: text(),
+  SystemName: text('Sluice'),
+  Logo: text(),
+  Footer: text(),
+  Notice: text(),
+  About: text(),
+  HomePageContent: text(),
+  Theme: { kind: 'string', defaultValue: 'default', choices: ['default', 'berry', 'air'] } as const,
+  TopUpLink: text(),
+  ChatLink: text(),
+  QuotaForNewUser: int(0),
+  QuotaForInviter: int(0),
+  QuotaForInvitee: int(0),
+  QuotaRemindThreshold: int(1000),
+  PreConsumedQuota: int(500),
+  QuotaPerUnit: float(500000),
+  RetryTimes: int(0),
+  ChannelDisableThreshold: float(5),
+  AutomaticDisableChannelEnabled: bool(false),
+  AutomaticEnableChannelEnabled: bool(false),
+  LogConsumeEnabled: bool(true),
+  DisplayInCurrencyEnabled: bool(true),
+  DisplayTokenStatEnabled: bool(true),
+  ApproximateTokenEnabled: bool(false),
+  ModelRatio: json('{}'),
+  CompletionRatio: json('{}'),
+  GroupRatio: json('{"default":1,"vip":1,"svip":1}'),
+} as const satisfies Record<string, OptionDefinition>;
+
+export type OptionKey = keyof typeof OPTION_DEFINITIONS;
+
+export const OPTION_KEYS = Object.keys(OPTION_DEFINITIONS) as OptionKey[];
+
+export const isOptionKey = (key: string): key is OptionKey => Object.hasOwn(OPTION_DEFINITIONS, key);
+
+/** A key is secret when the table says so, or, for keys one-api knows and we do not, by its name. */
+export const isSecretOptionKey = (key: string): boolean =>
+  isOptionKey(key)
+    ? (OPTION_DEFINITIONS[key] as OptionDefinition).secret === true
+    : /(Token|Secret|SecretKey|Password)$/.test(key);

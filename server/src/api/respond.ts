@@ -1,0 +1,34 @@
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { invalidParameter } from '../lib/app-error.js';
+
+/** The success envelope. */
+export const ok = (c: Context, data?: unknown, message = '') =>
+  c.json(data === undefined ? { success: true, message } : { success: true, message, data });
+
+const describe = (error: z.ZodError): string => {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid input';
+  const path = issue.path.join('.');
+  return path ? `${path}: ${issue.message}` : issue.message;
+};
+
+/** Parses the JSON body with a schema; bad JSON or a bad shape is a clear `invalid parameter`. */
+export const readJson = async <T extends z.ZodType>(c: Context, schema: T): Promise<z.output<T>> => {
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    throw invalidParameter('the body must be valid JSON');
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw invalidParameter(describe(parsed.error));
+  return parsed.data;
+};
+
+/** Parses the query string with a schema. */
+export const readQuery = <T extends z.ZodType>(c: Context, schema: T): z.output<T> => {
+  const parsed = schema.safeParse(c.req.query());
+  if (!parsed.success) throw invalidParameter(describe(parsed.error));
+  return parsed.data;
+};

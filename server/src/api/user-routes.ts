@@ -1,0 +1,63 @@
+import { ROLES } from '@sluice/contract/roles';
+import {
+  loginRequestSchema,
+  registerRequestSchema,
+  updateSelfRequestSchema,
+} from '@sluice/contract/schemas/user';
+import { Hono, type MiddlewareHandler } from 'hono';
+import type { Services } from '../services/services.js';
+import { toLoginRecord } from '../services/user-record.js';
+import type { AppEnv } from './app-env.js';
+import { requireRole } from './middleware/auth.js';
+import { clearSessionCookie, writeSessionCookie } from './middleware/session-cookie.js';
+import { ok, readJson } from './respond.js';
+
+/** Account and session routes under /api/user (one-api §3.2). */
+export const userRoutes = (services: Services, critical: MiddlewareHandler) => {
+  const routes = new Hono<AppEnv>({ strict: false });
+  const signedIn = requireRole(services, ROLES.common);
+  const secret = services.deps.config.sessionSecret;
+
+  routes.post('/login', critical, async (c) => {
+    const input = await readJson(c, loginRequestSchema);
+    const user = await services.users.login(input.username, input.password);
+    const previous = c.get('session');
+    if (previous) await services.sessions.remove(previous.id);
+    const session = await services.sessions.create(user.id);
+    await writeSessionCookie(c, secret, session.id);
+    return ok(c, toLoginRecord(user));
+  });
+
+  routes.get('/logout', async (c) => {
+    const session = c.get('session');
+    if (session) await services.sessions.remove(session.id);
+    clearSessionCookie(c);
+    return ok(c);
+  });
+
+  routes.post('/register', critical, async (c) => {
+    await services.users.register(await readJson(c, registerRequestSchema));
+    return ok(c);
+  });
+
+  routes.get('/self', signedIn, async (c) => ok(c, await services.users.getSelf(c.get('user').id)));
+
+  routes.put('/self', signedIn, async (c) => {
+    await services.users.updateSelf(c.get('user').id, await readJson(c, updateSelfRequestSchema));
+    return ok(c);
+  });
+
+  routes.delete('/self', signedIn, async (c) => {
+    await services.users.deleteSelf(c.get('user').id);
+    clearSessionCookie(c);
+    return ok(c);
+  });
+
+  routes.get('/token', signedIn, async (c) =>
+    ok(c, await services.users.regenerateAccessToken(c.get('user').id)),
+  );
+
+  routes.get('/aff', signedIn, async (c) => ok(c, await services.users.affCode(c.get('user').id)));
+
+  return routes;
+};

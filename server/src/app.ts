@@ -1,0 +1,121 @@
+import { fileURLToPath } from 'node:url';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Logger } from 'pino';
+import { AppError } from './lib/app-error.js';
+import { createRequestId } from './lib/time.js';
+import type { AppEnv } from './api/app-env.js';
+import { consoleStatic } from './api/console-static.js';
+import type { Metrics } from './api/metrics.js';
+import { loadSession } from './api/middleware/auth.js';
+import { rateLimit } from './api/middleware/rate-limit.js';
+import { optionRoutes } from './api/option-routes.js';
+import { statusRoutes } from './api/status-routes.js';
+import { userRoutes } from './api/user-routes.js';
+import type { Services } from './services/services.js';
+
+export interface AppDeps {
+  readonly services: Services;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  readonly startTime: number;
+}
+
+export const REQUEST_ID_HEADER = 'X-Oneapi-Request-Id';
+const API_BODY_LIMIT = 4 * 1024 * 1024;
+const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+const openAiError = (c: Context, status: 404 | 413 | 500, message: string, type = 'invalid_request_error') =>
+  c.json({ error: { message, type, param: '', code: '' } }, status);
+
+/** Builds the whole HTTP surface: /api, /metrics, the console; one onError, one notFound. */
+export const createApp = (deps: AppDeps) => {
+  const { services, logger, metrics } = deps;
+  const config = services.deps.config;
+  const cache = services.deps.cache;
+  const app = new Hono<AppEnv>({ strict: false });
+  const limiter = (mark: string, limit: number, windowSeconds: number) =>
+    rateLimit(cache, { mark, limit, windowSeconds }, config.trustProxy, config.debug);
+  const critical = limiter('CT', config.criticalRateLimit, 1200);
+
+  app.use('*', async (c, next) => {
+    const requestId = createRequestId();
+    c.set('requestId', requestId);
+    c.header(REQUEST_ID_HEADER, requestId);
+    const started = performance.now();
+    await next();
+    c.header(REQUEST_ID_HEADER, requestId);
+    logger.info(
+      {
+        requestId,
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round(performance.now() - started),
+      },
+      'request',
+    );
+  });
+  app.use('*', metrics.middleware);
+
+  app.get('/metrics', async (c) => {
+    c.header('Content-Type', metrics.registry.contentType);
+    return c.body(await metrics.registry.metrics());
+  });
+
+  const api = new Hono<AppEnv>({ strict: false });
+  api.use('*', limiter('GA', config.globalApiRateLimit, 180));
+  api.use(
+    '*',
+    bodyLimit({
+      maxSize: API_BODY_LIMIT,
+      onError: (c) => c.json({ success: false, message: 'the request body is too large' }, 413),
+    }),
+  );
+  api.use('*', loadSession(services));
+  api.route('/', statusRoutes(services.options, deps.startTime));
+  api.route('/user', userRoutes(services, critical));
+  api.route('/option', optionRoutes(services));
+  app.route('/api', api);
+
+  const serveConsole = consoleStatic(config.webDistPath || DEFAULT_WEB_DIST);
+  const web = limiter('GW', config.globalWebRateLimit, 180);
+  app.get('*', web, async (c, next) => {
+    if (c.req.path.startsWith('/api/') || c.req.path.startsWith('/v1/') || c.req.path === '/api')
+      return next();
+    if (config.nodeType === 'slave' && config.frontendBaseUrl)
+      return c.redirect(config.frontendBaseUrl + c.req.path + (new URL(c.req.url).search || ''), 301);
+    return serveConsole(c);
+  });
+
+  app.notFound((c) => openAiError(c, 404, `Invalid URL (${c.req.method} ${c.req.path})`));
+
+  app.onError((error, c) => {
+    const onApi = !c.req.path.startsWith('/v1/');
+    if (error instanceof AppError) {
+      if (!onApi) {
+        return c.json(
+          {
+            error: {
+              message: `${error.message} (request id: ${c.get('requestId')})`,
+              type: 'sluice_error',
+              code: error.code,
+            },
+          },
+          error.status as 400,
+        );
+      }
+      const status =
+        error.status === 401 || error.status === 429 || error.status === 413 ? error.status : 200;
+      return c.json({ success: false, message: error.message }, status);
+    }
+    logger.error({ err: error, requestId: c.get('requestId'), path: c.req.path }, 'unhandled error');
+    return onApi
+      ? c.json({ success: false, message: 'internal server error, please contact the administrator' }, 500)
+      : openAiError(c, 500, `internal server error (request id: ${c.get('requestId')})`, 'sluice_error');
+  });
+
+  return app;
+};
+
+export type App = ReturnType<typeof createApp>;

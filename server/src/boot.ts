@@ -1,0 +1,97 @@
+import type { Logger } from 'pino';
+import { createApp, type App } from './app.js';
+import { createMetrics } from './api/metrics.js';
+import type { Cache } from './cache/cache.js';
+import { createMemoryCache } from './cache/memory-cache.js';
+import { createRedisCache } from './cache/redis-cache.js';
+import type { Config } from './config/env.js';
+import { openDatabase, type Database } from './db/database.js';
+import { migrate } from './db/migrations/migrations.js';
+import { nowSeconds } from './lib/time.js';
+import { ensureRootUser } from './services/bootstrap.js';
+import { createOptionStore } from './services/option-store.js';
+import { createServices, type Services } from './services/services.js';
+
+export interface Sluice {
+  readonly app: App;
+  readonly services: Services;
+  readonly database: Database;
+  readonly logDatabase: Database;
+  /** Background work: option re-sync and purge of expired sessions and codes. */
+  startTimers(): void;
+  close(): Promise<void>;
+}
+
+const openAll = (config: Config, logger: Logger): { main: Database; logs: Database } => {
+  const logQuery = config.debugSql
+    ? (sql: string, ms: number) => logger.debug({ sql, ms }, 'sql')
+    : undefined;
+  const common = {
+    sqlitePath: config.sqlitePath,
+    sqliteBusyTimeoutMs: config.sqliteBusyTimeoutMs,
+    maxConnections: config.sqlMaxOpenConns,
+    logQuery,
+  };
+  const main = openDatabase({ ...common, dsn: config.sqlDsn });
+  const logs = config.logSqlDsn ? openDatabase({ ...common, dsn: config.logSqlDsn }) : main;
+  return { main, logs };
+};
+
+/** Opens everything Sluice needs and builds the app; the caller listens. */
+export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice> => {
+  const { main, logs } = openAll(config, logger);
+  let cache: Cache | undefined;
+  try {
+    if (config.nodeType === 'master') {
+      const applied = await migrate(main.db, main.dialect, 'main', logs === main);
+      if (logs !== main) applied.push(...(await migrate(logs.db, logs.dialect, 'logs')));
+      if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+    }
+    await ensureRootUser(main.db, main.dialect, config, logger);
+    cache = config.redisConnString ? await createRedisCache(config.redisConnString) : createMemoryCache();
+    const options = await createOptionStore({ db: main.db, dialect: main.dialect, cache });
+    const services = createServices({
+      config,
+      db: main.db,
+      dialect: main.dialect,
+      logDb: logs.db,
+      cache,
+      options,
+      logger,
+    });
+    const app = createApp({ services, logger, metrics: createMetrics(), startTime: nowSeconds() });
+    const timers: NodeJS.Timeout[] = [];
+    const openCache = cache;
+    return {
+      app,
+      services,
+      database: main,
+      logDatabase: logs,
+      startTimers: () => {
+        const every = (seconds: number, work: () => Promise<unknown>) => {
+          const timer = setInterval(() => {
+            work().catch((error: unknown) => logger.error({ err: error }, 'background work failed'));
+          }, seconds * 1000);
+          timer.unref();
+          timers.push(timer);
+        };
+        if (config.syncFrequencySeconds > 0) every(config.syncFrequencySeconds, () => options.reload());
+        every(3600, async () => {
+          await services.sessions.purgeExpired();
+          await services.codes.purgeExpired();
+        });
+      },
+      close: async () => {
+        for (const timer of timers) clearInterval(timer);
+        await openCache.close();
+        if (logs !== main) await logs.close();
+        await main.close();
+      },
+    };
+  } catch (error) {
+    await cache?.close();
+    if (logs !== main) await logs.close();
+    await main.close();
+    throw error;
+  }
+};

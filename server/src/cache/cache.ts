@@ -1,0 +1,20 @@
+/**
+ * What must be shared between Sluice instances: invalidation messages and rate-limit windows.
+ * The memory implementation serves one instance; the Redis one serves many.
+ */
+export interface Cache {
+  readonly kind: 'memory' | 'redis';
+  /** Sends a message to the other instances (never back to this one). */
+  publish(topic: string, message: string): Promise<void>;
+  /** Receives the messages the other instances publish on a topic. */
+  subscribe(topic: string, handler: (message: string) => void): Promise<void>;
+  /**
+   * Sliding window of one-api's limiter: allow when fewer than `limit` hits are kept for `key`, or
+   * when the oldest kept hit is at least `windowSeconds` old (it is dropped).
+   */
+  allowRequest(key: string, limit: number, windowSeconds: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Keys of an idle client expire after this long (one-api: 20 minutes). */
+export const RATE_LIMIT_IDLE_SECONDS = 20 * 60;

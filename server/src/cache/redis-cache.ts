@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { RATE_LIMIT_IDLE_SECONDS, type Cache } from './cache.js';
+
+/** The limiter as one atomic script, so that instances sharing a client's window never race. */
+const ALLOW_SCRIPT = `
+local now = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local window = tonumber(ARGV[3])
+local idle = tonumber(ARGV[4])
+local length = redis.call('LLEN', KEYS[1])
+if length >= limit then
+  local oldest = tonumber(redis.call('LINDEX', KEYS[1], -1))
+  if now - oldest < window then
+    redis.call('EXPIRE', KEYS[1], idle)
+    return 0
+  end
+end
+redis.call('LPUSH', KEYS[1], now)
+redis.call('LTRIM', KEYS[1], 0, limit - 1)
+redis.call('EXPIRE', KEYS[1], idle)
+return 1
+`;
+
+const PREFIX = 'sluice:';
+
+interface Envelope {
+  from: string;
+  message: string;
+}
+
+export const createRedisCache = async (url: string): Promise<Cache> => {
+  const options = { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 5000 };
+  const client = new Redis(url, options);
+  const subscriber = new Redis(url, options);
+  await client.connect();
+  await subscriber.connect();
+  await client.ping();
+  const instanceId = randomUUID();
+  const handlers = new Map<string, ((message: string) => void)[]>();
+
+  subscriber.on('message', (channel: string, raw: string) => {
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(raw) as Envelope;
+    } catch {
+      return;
+    }
+    if (envelope.from === instanceId) return;
+    for (const handler of handlers.get(channel.slice(PREFIX.length)) ?? []) handler(envelope.message);
+  });
+
+  return {
+    kind: 'redis',
+    publish: async (topic, message) => {
+      await client.publish(PREFIX + topic, JSON.stringify({ from: instanceId, message } satisfies Envelope));
+    },
+    subscribe: async (topic, handler) => {
+      const list = handlers.get(topic) ?? [];
+      list.push(handler);
+      handlers.set(topic, list);
+      if (list.length === 1) await subscriber.subscribe(PREFIX + topic);
+    },
+    allowRequest: async (key, limit, windowSeconds) => {
+      const allowed = await client.eval(
+        ALLOW_SCRIPT,
+        1,
+        `${PREFIX}rate:${key}`,
+        Date.now(),
+        limit,
+        windowSeconds * 1000,
+        Math.max(RATE_LIMIT_IDLE_SECONDS, windowSeconds),
+      );
+      return allowed === 1;
+    },
+    close: async () => {
+      subscriber.disconnect();
+      await client.quit();
+    },
+  };
+};

@@ -1,0 +1,177 @@
+import { z } from 'zod';
+
+/** Parsed, frozen configuration. `readConfig` is the only reader of process.env. */
+export interface Config {
+  readonly port: number;
+  readonly sqlDsn: string;
+  readonly sqlitePath: string;
+  readonly sqliteBusyTimeoutMs: number;
+  readonly logSqlDsn: string;
+  readonly sqlMaxOpenConns: number;
+  readonly redisConnString: string;
+  readonly sessionSecret: string;
+  readonly sessionSecretGenerated: boolean;
+  readonly nodeType: 'master' | 'slave';
+  readonly syncFrequencySeconds: number;
+  readonly globalApiRateLimit: number;
+  readonly globalWebRateLimit: number;
+  readonly criticalRateLimit: number;
+  readonly debug: boolean;
+  readonly debugSql: boolean;
+  readonly initialRootToken: string;
+  readonly initialRootAccessToken: string;
+  readonly frontendBaseUrl: string;
+  readonly webDistPath: string;
+  readonly relayTimeoutSeconds: number;
+  readonly maxRequestBodyBytes: number;
+  readonly trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const bool = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((value) => ['true', 'false', '1', '0', 'yes', 'no', ''].includes(value), 'must be true or false')
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const nonNegativeInt = z
+  .string()
+  .trim()
+  .regex(/^\d+$/, 'must be a whole number ≥ 0')
+  .transform(Number)
+  .refine(Number.isSafeInteger, 'is too large');
+
+const port = nonNegativeInt.refine((value) => value >= 1 && value <= 65535, 'must be a port number 1-65535');
+
+const sqlDsn = z
+  .string()
+  .trim()
+  .refine(
+    (value) =>
+      value === '' ||
+      /^postgres(ql)?:\/\//.test(value) ||
+      /^mysql:\/\//.test(value) ||
+      /^[^@/]*(:[^@]*)?@(tcp|unix)\(.+\)\/[^?]+/.test(value),
+    'must be empty (SQLite), postgres://…, mysql://… or user:pass@tcp(host:port)/db',
+  );
+
+const redisUrl = z
+  .string()
+  .trim()
+  .refine((value) => value === '' || /^rediss?:\/\//.test(value), 'must be a redis:// or rediss:// URL');
+
+const nodeType = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((value) => ['', 'master', 'slave'].includes(value), 'must be master or slave')
+  .transform((value): 'master' | 'slave' => (value === 'slave' ? 'slave' : 'master'));
+
+const accessToken = z
+  .string()
+  .trim()
+  .refine(
+    (value) => value === '' || /^[0-9A-Za-z_-]{8,64}$/.test(value),
+    'must be 8-64 letters, digits, - or _',
+  );
+
+const rootToken = z
+  .string()
+  .trim()
+  .transform((value) => value.replace(/^sk-/, ''))
+  .refine(
+    (value) => value === '' || /^[0-9A-Za-z_-]{8,48}$/.test(value),
+    'must be 8-48 letters, digits, - or _',
+  );
+
+const secret = z
+  .string()
+  .refine((value) => value !== 'random_string', 'must not be the placeholder random_string');
+
+/** One row per variable: name, parser, default. Keeps the README's configuration table honest. */
+const variables = {
+  PORT: { schema: port, fallback: '3000' },
+  SQL_DSN: { schema: sqlDsn, fallback: '' },
+  SQLITE_PATH: { schema: z.string().trim().min(1, 'must not be empty'), fallback: './data/sluice.db' },
+  SQLITE_BUSY_TIMEOUT: { schema: nonNegativeInt, fallback: '3000' },
+  LOG_SQL_DSN: { schema: sqlDsn, fallback: '' },
+  SQL_MAX_OPEN_CONNS: { schema: nonNegativeInt.refine((v) => v >= 1, 'must be ≥ 1'), fallback: '50' },
+  REDIS_CONN_STRING: { schema: redisUrl, fallback: '' },
+  SESSION_SECRET: { schema: secret, fallback: '' },
+  NODE_TYPE: { schema: nodeType, fallback: 'master' },
+  SYNC_FREQUENCY: { schema: nonNegativeInt, fallback: '600' },
+  GLOBAL_API_RATE_LIMIT: { schema: nonNegativeInt, fallback: '480' },
+  GLOBAL_WEB_RATE_LIMIT: { schema: nonNegativeInt, fallback: '240' },
+  CRITICAL_RATE_LIMIT: { schema: nonNegativeInt, fallback: '20' },
+  DEBUG: { schema: bool, fallback: 'false' },
+  DEBUG_SQL: { schema: bool, fallback: 'false' },
+  INITIAL_ROOT_TOKEN: { schema: rootToken, fallback: '' },
+  INITIAL_ROOT_ACCESS_TOKEN: { schema: accessToken, fallback: '' },
+  FRONTEND_BASE_URL: { schema: z.string().trim(), fallback: '' },
+  WEB_DIST_PATH: { schema: z.string().trim(), fallback: '' },
+  RELAY_TIMEOUT: { schema: nonNegativeInt, fallback: '0' },
+  MAX_REQUEST_BODY_MB: { schema: nonNegativeInt.refine((v) => v >= 1, 'must be ≥ 1'), fallback: '32' },
+  TRUST_PROXY: { schema: bool, fallback: 'false' },
+} as const;
+
+type VariableName = keyof typeof variables;
+type Parsed = { [K in VariableName]: z.output<(typeof variables)[K]['schema']> };
+
+/** Names and defaults of every variable, for documentation tests. */
+export const CONFIG_VARIABLES: readonly { name: string; fallback: string }[] = Object.entries(variables).map(
+  ([name, { fallback }]) => ({ name, fallback }),
+);
+
+const parseAll = (env: Readonly<Record<string, string | undefined>>): Parsed => {
+  const parsed: Partial<Record<VariableName, unknown>> = {};
+  for (const [name, { schema, fallback }] of Object.entries(variables) as [
+    VariableName,
+    (typeof variables)[VariableName],
+  ][]) {
+    const raw = env[name];
+    const result = (schema as z.ZodType).safeParse(raw === undefined || raw === '' ? fallback : raw);
+    if (!result.success) {
+      const reason = result.error.issues[0]?.message ?? 'is invalid';
+      throw new ConfigError(`${name}=${JSON.stringify(raw)} ${reason}`);
+    }
+    parsed[name] = result.data;
+  }
+  return parsed as Parsed;
+};
+
+export const readConfig = (
+  env: Readonly<Record<string, string | undefined>>,
+  generateSecret: () => string,
+): Config => {
+  const values = parseAll(env);
+  const sessionSecret = values.SESSION_SECRET === '' ? generateSecret() : values.SESSION_SECRET;
+  return Object.freeze({
+    port: values.PORT,
+    sqlDsn: values.SQL_DSN,
+    sqlitePath: values.SQLITE_PATH,
+    sqliteBusyTimeoutMs: values.SQLITE_BUSY_TIMEOUT,
+    logSqlDsn: values.LOG_SQL_DSN,
+    sqlMaxOpenConns: values.SQL_MAX_OPEN_CONNS,
+    redisConnString: values.REDIS_CONN_STRING,
+    sessionSecret,
+    sessionSecretGenerated: values.SESSION_SECRET === '',
+    nodeType: values.NODE_TYPE,
+    syncFrequencySeconds: values.SYNC_FREQUENCY,
+    globalApiRateLimit: values.GLOBAL_API_RATE_LIMIT,
+    globalWebRateLimit: values.GLOBAL_WEB_RATE_LIMIT,
+    criticalRateLimit: values.CRITICAL_RATE_LIMIT,
+    debug: values.DEBUG,
+    debugSql: values.DEBUG_SQL,
+    initialRootToken: values.INITIAL_ROOT_TOKEN,
+    initialRootAccessToken: values.INITIAL_ROOT_ACCESS_TOKEN,
+    frontendBaseUrl: values.FRONTEND_BASE_URL.replace(/\/+$/, ''),
+    webDistPath: values.WEB_DIST_PATH,
+    relayTimeoutSeconds: values.RELAY_TIMEOUT,
+    maxRequestBodyBytes: values.MAX_REQUEST_BODY_MB * 1024 * 1024,
+    trustProxy: values.TRUST_PROXY,
+  });
+};

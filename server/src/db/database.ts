@@ -1,0 +1,95 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDriver from 'better-sqlite3';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
+import { createPool } from 'mysql2';
+import pg from 'pg';
+import { dialectOf, parseMysqlDsn, type Dialect } from './dsn.js';
+import type { Tables } from './tables.js';
+
+export interface Database {
+  readonly db: Kysely<Tables>;
+  readonly dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  readonly dsn: string;
+  readonly sqlitePath: string;
+  readonly sqliteBusyTimeoutMs: number;
+  readonly maxConnections: number;
+  readonly logQuery?: ((sql: string, ms: number) => void) | undefined;
+}
+
+/** PostgreSQL answers int8 and numeric (SUM of bigint) as strings: read them as numbers. */
+const PG_NUMERIC_OIDS = new Set([20, 1700]);
+const pgTypes = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary'): ((value: string) => unknown) =>
+    PG_NUMERIC_OIDS.has(oid)
+      ? (value: string) => Number(value)
+      : (pg.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown),
+};
+
+/** better-sqlite3 cannot bind booleans: bind them as 0 / 1 like GORM does. */
+const sqliteParameter = (value: unknown): unknown => (typeof value === 'boolean' ? Number(value) : value);
+
+const openSqlite = (path: string, busyTimeoutMs: number): SqliteDialect => {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const driver = new SqliteDriver(path, { timeout: busyTimeoutMs });
+  driver.pragma('journal_mode = WAL');
+  driver.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  driver.pragma('synchronous = NORMAL');
+  driver.pragma('foreign_keys = OFF');
+  return new SqliteDialect({
+    database: {
+      close: () => driver.close(),
+      prepare: (sqlText: string) => {
+        const statement = driver.prepare(sqlText);
+        return {
+          reader: statement.reader,
+          all: (parameters: readonly unknown[]) => statement.all(...parameters.map(sqliteParameter)),
+          run: (parameters: readonly unknown[]) => statement.run(...parameters.map(sqliteParameter)),
+          iterate: (parameters: readonly unknown[]) => statement.iterate(...parameters.map(sqliteParameter)),
+        };
+      },
+    },
+  });
+};
+
+const openPostgres = (dsn: string, max: number): PostgresDialect =>
+  new PostgresDialect({ pool: new pg.Pool({ connectionString: dsn, max, types: pgTypes }) });
+
+const openMysql = (dsn: string, max: number): MysqlDialect => {
+  const connection = parseMysqlDsn(dsn);
+  return new MysqlDialect({
+    pool: createPool({
+      ...connection,
+      connectionLimit: max,
+      supportBigNumbers: true,
+      bigNumberStrings: false,
+      decimalNumbers: true,
+      charset: 'utf8mb4',
+      timezone: 'Z',
+    }),
+  });
+};
+
+/** Opens the database a DSN names, with every driver quirk normalised here and nowhere else. */
+export const openDatabase = (options: DatabaseOptions): Database => {
+  const dialect = dialectOf(options.dsn);
+  const kyselyDialect =
+    dialect === 'sqlite'
+      ? openSqlite(options.sqlitePath, options.sqliteBusyTimeoutMs)
+      : dialect === 'postgres'
+        ? openPostgres(options.dsn, options.maxConnections)
+        : openMysql(options.dsn, options.maxConnections);
+  const logQuery = options.logQuery;
+  const db = new Kysely<Tables>({
+    dialect: kyselyDialect,
+    ...(logQuery ? { log: (event: LogEvent) => logQuery(event.query.sql, event.queryDurationMillis) } : {}),
+  });
+  return { db, dialect, close: () => db.destroy() };
+};
+
+/** Booleans come back as 0/1 from SQLite and MySQL. */
+export const toBool = (value: boolean | number | null | undefined): boolean => value === true || value === 1;

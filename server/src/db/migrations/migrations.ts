@@ -1,0 +1,57 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Dialect } from '../dsn.js';
+import { applyTable } from './apply-table.js';
+import { LOGS_TABLE, ONE_API_TABLES, SLUICE_TABLES } from './table-definitions.js';
+
+// Kysely's migrations work on an untyped database by design: the schema is what they change.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+
+/** Which database a migration set runs on: the main one, or the separate LOG_SQL_DSN one. */
+export type MigrationScope = 'main' | 'logs';
+
+const migrationsFor = (
+  dialect: Dialect,
+  scope: MigrationScope,
+  logsInMain: boolean,
+): Record<string, Migration> =>
+  scope === 'logs'
+    ? {
+        '0001_logs': { up: (db: AnyDb) => applyTable(db, dialect, LOGS_TABLE) },
+      }
+    : {
+        '0001_one_api_tables': {
+          up: async (db: AnyDb) => {
+            for (const table of ONE_API_TABLES) await applyTable(db, dialect, table);
+            if (logsInMain) await applyTable(db, dialect, LOGS_TABLE);
+          },
+        },
+        '0002_sluice_tables': {
+          up: async (db: AnyDb) => {
+            for (const table of SLUICE_TABLES) await applyTable(db, dialect, table);
+          },
+        },
+      };
+
+/** Runs every pending migration, under Kysely's lock so that several instances may start at once. */
+export const migrate = async (
+  db: AnyDb,
+  dialect: Dialect,
+  scope: MigrationScope,
+  logsInMain = true,
+): Promise<string[]> => {
+  const provider: MigrationProvider = {
+    getMigrations: () => Promise.resolve(migrationsFor(dialect, scope, logsInMain)),
+  };
+  const migrator = new Migrator({
+    db,
+    provider,
+    migrationTableName: scope === 'main' ? 'sluice_migrations' : 'sluice_log_migrations',
+    migrationLockTableName: scope === 'main' ? 'sluice_migrations_lock' : 'sluice_log_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error('migration failed', { cause: error });
+  return (results ?? [])
+    .filter((result) => result.status === 'Success')
+    .map((result) => result.migrationName);
+};

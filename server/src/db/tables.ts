@@ -1,0 +1,139 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Column types of one-api's tables (plus Sluice's own), as Kysely sees them. */
+type Id = Generated<number>;
+/** Booleans are 0/1 on SQLite and MySQL and true/false on PostgreSQL. */
+type DbBool = ColumnType<boolean | number, boolean, boolean>;
+
+export interface UsersTable {
+  id: Id;
+  username: string;
+  password: string;
+  display_name: string | null;
+  role: number;
+  status: number;
+  email: string | null;
+  github_id: string | null;
+  wechat_id: string | null;
+  lark_id: string | null;
+  oidc_id: string | null;
+  access_token: string | null;
+  quota: number;
+  used_quota: number;
+  request_count: number;
+  group: string;
+  aff_code: string | null;
+  inviter_id: number | null;
+}
+
+export interface TokensTable {
+  id: Id;
+  user_id: number;
+  key: string;
+  status: number;
+  name: string | null;
+  created_time: number;
+  accessed_time: number;
+  expired_time: number;
+  remain_quota: number;
+  unlimited_quota: DbBool;
+  used_quota: number;
+  models: string | null;
+  subnet: string | null;
+}
+
+export interface ChannelsTable {
+  id: Id;
+  type: number;
+  key: string;
+  status: number;
+  name: string | null;
+  weight: number | null;
+  created_time: number;
+  test_time: number | null;
+  response_time: number | null;
+  base_url: string | null;
+  other: string | null;
+  balance: number | null;
+  balance_updated_time: number | null;
+  models: string | null;
+  group: string;
+  used_quota: number;
+  model_mapping: string | null;
+  priority: number | null;
+  config: string | null;
+  system_prompt: string | null;
+  test_model: string | null;
+}
+
+export interface AbilitiesTable {
+  group: string;
+  model: string;
+  channel_id: number;
+  enabled: DbBool;
+  priority: number | null;
+}
+
+export interface OptionsTable {
+  key: string;
+  value: string | null;
+}
+
+export interface RedemptionsTable {
+  id: Id;
+  user_id: number;
+  key: string;
+  status: number;
+  name: string | null;
+  quota: number;
+  created_time: number;
+  redeemed_time: number;
+}
+
+export interface LogsTable {
+  id: Id;
+  user_id: number;
+  created_at: number;
+  type: number;
+  content: string | null;
+  username: string | null;
+  token_name: string | null;
+  model_name: string | null;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  channel_id: number;
+  request_id: string | null;
+  elapsed_time: number;
+  is_stream: DbBool;
+  system_prompt_reset: DbBool;
+}
+
+/** Sluice's own: server-side sessions, so a logout revokes the cookie on every instance. */
+export interface SessionsTable {
+  id: string;
+  user_id: number;
+  data: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** Sluice's own: single-use codes (email verification, password reset, OAuth state) shared by all instances. */
+export interface CodesTable {
+  purpose: string;
+  key: string;
+  code: string;
+  expires_at: number;
+}
+
+export interface Tables {
+  users: UsersTable;
+  tokens: TokensTable;
+  channels: ChannelsTable;
+  abilities: AbilitiesTable;
+  options: OptionsTable;
+  redemptions: RedemptionsTable;
+  logs: LogsTable;
+  sluice_sessions: SessionsTable;
+  sluice_codes: CodesTable;
+}

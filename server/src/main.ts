@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import { serve } from '@hono/node-server';
+import { pino } from 'pino';
+import { bootSluice } from './boot.js';
+import { ConfigError, readConfig } from './config/env.js';
+
+const start = async (): Promise<void> => {
+  let config;
+  try {
+    config = readConfig(process.env, () => randomBytes(32).toString('hex'));
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`sluice: configuration error: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = pino({ level: config.debug ? 'debug' : 'info' });
+  if (config.sessionSecretGenerated)
+    logger.warn('SESSION_SECRET is not set: a random one is used, so sessions end when Sluice restarts');
+  const sluice = await bootSluice(config, logger);
+  sluice.startTimers();
+  const server = serve({ fetch: sluice.app.fetch, port: config.port }, (info) => {
+    logger.info(`Sluice listening on http://localhost:${info.port}`);
+  });
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    server.close(() => {
+      sluice.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+    setTimeout(() => process.exit(0), 10_000).unref();
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+};
+
+start().catch((error: unknown) => {
+  process.stderr.write(
+    `sluice: failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

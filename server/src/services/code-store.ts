@@ -1,0 +1,49 @@
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../db/dsn.js';
+import type { Tables } from '../db/tables.js';
+import { nowSeconds } from '../lib/time.js';
+
+export type CodePurpose = 'verify' | 'reset';
+
+/** Codes are valid 10 minutes (one-api). */
+export const CODE_TTL_SECONDS = 10 * 60;
+
+/**
+ * Single-use, expiring codes (email verification, password reset) in the database, so that any
+ * instance can check a code another instance sent.
+ */
+export const createCodeStore = (db: Kysely<Tables>, dialect: Dialect) => ({
+  put: async (
+    purpose: CodePurpose,
+    key: string,
+    code: string,
+    ttlSeconds = CODE_TTL_SECONDS,
+  ): Promise<void> => {
+    const expiresAt = nowSeconds() + ttlSeconds;
+    const insert = db.insertInto('sluice_codes').values({ purpose, key, code, expires_at: expiresAt });
+    await (
+      dialect === 'mysql'
+        ? insert.onDuplicateKeyUpdate({ code, expires_at: expiresAt })
+        : insert.onConflict((conflict) =>
+            conflict.columns(['purpose', 'key']).doUpdateSet({ code, expires_at: expiresAt }),
+          )
+    ).execute();
+  },
+  /** Consumes the code when it matches and has not expired: a second use finds nothing. */
+  consume: async (purpose: CodePurpose, key: string, code: string): Promise<boolean> => {
+    if (code === '') return false;
+    const result = await db
+      .deleteFrom('sluice_codes')
+      .where('purpose', '=', purpose)
+      .where('key', '=', key)
+      .where('code', '=', code)
+      .where('expires_at', '>', nowSeconds())
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  },
+  purgeExpired: async (): Promise<void> => {
+    await db.deleteFrom('sluice_codes').where('expires_at', '<=', nowSeconds()).execute();
+  },
+});
+
+export type CodeStore = ReturnType<typeof createCodeStore>;

@@ -1,0 +1,106 @@
+import {
+  OPTION_DEFINITIONS,
+  isOptionKey,
+  isSecretOptionKey,
+  type OptionDefinition,
+  type OptionKey,
+} from '@sluice/contract/option-keys';
+import type { Option } from '@sluice/contract/schemas/option';
+import type { Kysely } from 'kysely';
+import type { Cache } from '../cache/cache.js';
+import type { Dialect } from '../db/dsn.js';
+import type { Tables } from '../db/tables.js';
+import { businessError } from '../lib/app-error.js';
+import { parseOptionValue, validateOptionValue, type OptionValues } from './option-values.js';
+
+const TOPIC = 'options';
+
+export interface OptionStore {
+  /** The typed values in force on this instance. */
+  readonly values: Readonly<OptionValues>;
+  /** Every stored and default option except secrets, as GET /api/option/ answers. */
+  listPublic(): Option[];
+  /** Validates, stores, applies here at once and tells the other instances. */
+  update(key: string, value: string): Promise<void>;
+  /** Re-reads every option from the database. */
+  reload(): Promise<void>;
+}
+
+export interface OptionStoreDeps {
+  readonly db: Kysely<Tables>;
+  readonly dialect: Dialect;
+  readonly cache: Cache;
+}
+
+const defaults = (): Map<string, string> =>
+  new Map(Object.entries(OPTION_DEFINITIONS).map(([key, definition]) => [key, definition.defaultValue]));
+
+const typed = (raw: ReadonlyMap<string, string>): OptionValues => {
+  const values: Record<string, unknown> = {};
+  for (const [key, definition] of Object.entries(OPTION_DEFINITIONS) as [OptionKey, OptionDefinition][]) {
+    values[key] = parseOptionValue(definition, raw.get(key) ?? definition.defaultValue);
+  }
+  return values as unknown as OptionValues;
+};
+
+/** Cross-option rules one-api checks before turning a feature on. */
+const checkPrerequisites = (key: string, value: string, raw: ReadonlyMap<string, string>): void => {
+  const requires: Record<string, [string, string]> = {
+    GitHubOAuthEnabled: ['GitHubClientId', 'fill in the GitHub Client Id before enabling GitHub OAuth'],
+    WeChatAuthEnabled: [
+      'WeChatServerAddress',
+      'fill in the WeChat server address before enabling WeChat login',
+    ],
+    TurnstileCheckEnabled: ['TurnstileSiteKey', 'fill in the Turnstile site key before enabling Turnstile'],
+    EmailDomainRestrictionEnabled: ['EmailDomainWhitelist', 'fill in the email domain whitelist first'],
+  };
+  const rule = requires[key];
+  if (rule && value === 'true' && (raw.get(rule[0]) ?? '').trim() === '') throw businessError(rule[1]);
+};
+
+export const createOptionStore = async (deps: OptionStoreDeps): Promise<OptionStore> => {
+  let raw = defaults();
+  let values = typed(raw);
+
+  const reload = async (): Promise<void> => {
+    const rows = await deps.db.selectFrom('options').select(['key', 'value']).execute();
+    const next = defaults();
+    for (const row of rows) next.set(row.key, row.value ?? '');
+    raw = next;
+    values = typed(raw);
+  };
+
+  const store = async (key: string, value: string): Promise<void> => {
+    const insert = deps.db.insertInto('options').values({ key, value });
+    await (
+      deps.dialect === 'mysql'
+        ? insert.onDuplicateKeyUpdate({ value })
+        : insert.onConflict((conflict) => conflict.column('key').doUpdateSet({ value }))
+    ).execute();
+  };
+
+  await reload();
+  await deps.cache.subscribe(TOPIC, () => {
+    void reload().catch(() => undefined);
+  });
+
+  return {
+    get values() {
+      return values;
+    },
+    listPublic: () =>
+      [...raw.entries()]
+        .filter(([key]) => !isSecretOptionKey(key))
+        .map(([key, value]) => ({ key, value }))
+        .sort((left, right) => left.key.localeCompare(right.key)),
+    update: async (key, value) => {
+      const normalized = isOptionKey(key) ? validateOptionValue(key, OPTION_DEFINITIONS[key], value) : value;
+      checkPrerequisites(key, normalized, raw);
+      await store(key, normalized);
+      raw.set(key, normalized);
+      values = typed(raw);
+      await deps.cache.publish(TOPIC, key);
+    },
+    reload,
+  };
+};
