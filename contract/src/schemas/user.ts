@@ -84,3 +84,54 @@ export const updateSelfRequestSchema = z.object({
   password: z.union([passwordSchema, z.literal('')]).optional(),
 });
 export type UpdateSelfRequest = z.infer<typeof updateSelfRequestSchema>;
+
+/** Admin: POST /api/user/ */
+export const createUserRequestSchema = z.object({
+  username: usernameSchema,
+  password: passwordSchema,
+  display_name: displayNameSchema.optional().default(''),
+  role: z.number().int().optional(),
+});
+
+/** Admin: PUT /api/user/ — only the fields present are written; quota may be 0, fields may be cleared. */
+export const updateUserRequestSchema = z.object({
+  id: z.number().int().positive('id is required'),
+  username: z.union([usernameSchema, z.literal('')]).optional(),
+  display_name: displayNameSchema.optional(),
+  password: z.union([passwordSchema, z.literal('')]).optional(),
+  email: z.union([emailSchema, z.literal('')]).optional(),
+  quota: z
+    .number()
+    .int('quota must be a whole number')
+    .min(0, 'quota cannot be negative')
+    .max(Number.MAX_SAFE_INTEGER)
+    .optional(),
+  group: z
+    .string()
+    .trim()
+    .max(USER_LIMITS.groupMax, `group must be at most ${USER_LIMITS.groupMax} characters`)
+    .regex(/^[\w.,-]*$/, 'group may hold only letters, digits, _ . - and commas')
+    .optional(),
+  role: z.number().int().optional(),
+  status: z.number().int().optional(),
+});
+export type UpdateUserRequest = z.infer<typeof updateUserRequestSchema>;
+
+export const USER_ACTIONS = ['disable', 'enable', 'delete', 'promote', 'demote'] as const;
+export type UserAction = (typeof USER_ACTIONS)[number];
+
+export const manageUserRequestSchema = z.object({
+  username: z.string().trim().min(1, 'username is required').max(64),
+  action: z.enum(USER_ACTIONS, { error: 'action must be one of disable, enable, delete, promote, demote' }),
+});
+
+/** Admin top-up for payment integrations: POST /api/topup */
+export const adminTopUpRequestSchema = z.object({
+  user_id: z.number().int().positive('user_id is required'),
+  quota: z
+    .number()
+    .int('quota must be a whole number')
+    .min(0, 'quota cannot be negative')
+    .max(Number.MAX_SAFE_INTEGER),
+  remark: z.string().max(255, 'remark is too long').optional().default(''),
+});

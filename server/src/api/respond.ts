@@ -32,3 +32,18 @@ export const readQuery = <T extends z.ZodType>(c: Context, schema: T): z.output<
   if (!parsed.success) throw invalidParameter(describe(parsed.error));
   return parsed.data;
 };
+
+/** A positive integer path parameter (`:id`); anything else is a clear invalid-parameter error. */
+export const readId = (c: Context, name = 'id'): number => {
+  const raw = c.req.param(name) ?? '';
+  if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1)
+    throw invalidParameter(`${name} must be a positive whole number`);
+  return Number(raw);
+};
+
+/** The `keyword` of the search routes, trimmed; at most 191 characters. */
+export const readKeyword = (c: Context): string => {
+  const keyword = (c.req.query('keyword') ?? '').trim();
+  if (keyword.length > 191) throw invalidParameter('keyword is too long');
+  return keyword;
+};

@@ -1,4 +1,5 @@
 import { ROLES } from '@sluice/contract/roles';
+import { redeemRequestSchema } from '@sluice/contract/schemas/redemption';
 import {
   loginRequestSchema,
   registerRequestSchema,
@@ -56,6 +57,12 @@ export const userRoutes = (services: Services, critical: MiddlewareHandler) => {
   routes.get('/token', signedIn, async (c) =>
     ok(c, await services.users.regenerateAccessToken(c.get('user').id)),
   );
+
+  routes.post('/topup', signedIn, async (c) => {
+    const input = await readJson(c, redeemRequestSchema);
+    const user = c.get('user');
+    return ok(c, await services.redemptions.redeem(user.id, user.username, input.key));
+  });
 
   routes.get('/aff', signedIn, async (c) => ok(c, await services.users.affCode(c.get('user').id)));
 

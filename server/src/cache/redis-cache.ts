@@ -33,9 +33,28 @@ export const createRedisCache = async (url: string): Promise<Cache> => {
   const options = { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 5000 };
   const client = new Redis(url, options);
   const subscriber = new Redis(url, options);
-  await client.connect();
-  await subscriber.connect();
-  await client.ping();
+  // ioredis rejects connect() with "Connection is closed."; the cause comes as an error event.
+  let connectError: unknown;
+  const remember = (error: unknown) => {
+    connectError ??= error;
+  };
+  client.on('error', remember);
+  subscriber.on('error', remember);
+  try {
+    await client.connect();
+    await subscriber.connect();
+    await client.ping();
+  } catch (error) {
+    // Otherwise both clients keep reconnecting in the background after the caller gave up.
+    client.disconnect();
+    subscriber.disconnect();
+    const reason = connectError ?? error;
+    const text = reason instanceof Error ? reason.message : String(reason);
+    throw new Error(`cannot reach Redis at REDIS_CONN_STRING: ${text}`, { cause: error });
+  } finally {
+    client.off('error', remember);
+    subscriber.off('error', remember);
+  }
   const instanceId = randomUUID();
   const handlers = new Map<string, ((message: string) => void)[]>();
 

@@ -55,7 +55,7 @@ const sqlDsn = z
       value === '' ||
       /^postgres(ql)?:\/\//.test(value) ||
       /^mysql:\/\//.test(value) ||
-      /^[^@/]*(:[^@]*)?@(tcp|unix)\(.+\)\/[^?]+/.test(value),
+      /^[^:]*?(:.*)?@(tcp|unix)\(.+\)\/[^?]+/.test(value),
     'must be empty (SQLite), postgres://…, mysql://… or user:pass@tcp(host:port)/db',
   );
 
@@ -75,8 +75,8 @@ const accessToken = z
   .string()
   .trim()
   .refine(
-    (value) => value === '' || /^[0-9A-Za-z_-]{8,64}$/.test(value),
-    'must be 8-64 letters, digits, - or _',
+    (value) => value === '' || /^[0-9A-Za-z_-]{8,32}$/.test(value),
+    'must be 8-32 letters, digits, - or _ (the access_token column holds 32)',
   );
 
 const rootToken = z

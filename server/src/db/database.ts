@@ -56,8 +56,13 @@ const openSqlite = (path: string, busyTimeoutMs: number): SqliteDialect => {
   });
 };
 
-const openPostgres = (dsn: string, max: number): PostgresDialect =>
-  new PostgresDialect({ pool: new pg.Pool({ connectionString: dsn, max, types: pgTypes }) });
+const openPostgres = (dsn: string, max: number): PostgresDialect => {
+  const pool = new pg.Pool({ connectionString: dsn, max, types: pgTypes });
+  // An idle client the server drops (restart, failover, terminated backend) makes the pool emit
+  // 'error' after discarding it; with no listener that event would crash the process.
+  pool.on('error', () => undefined);
+  return new PostgresDialect({ pool });
+};
 
 const openMysql = (dsn: string, max: number): MysqlDialect => {
   const connection = parseMysqlDsn(dsn);

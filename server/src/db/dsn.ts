@@ -17,9 +17,18 @@ export const dialectOf = (dsn: string): Dialect => {
   return 'mysql';
 };
 
+/** `host:port`, `[v6]:port` or a bare host (an unbracketed IPv6 literal is a host, as in Go's driver). */
+const hostAndPort = (address: string): { host: string; port: number } => {
+  const match = /^(?:\[(?<v6>[^\]]*)\]|(?<name>[^:]*))(?::(?<port>\d*))?$/.exec(address);
+  if (!match?.groups) return { host: address, port: 3306 };
+  const host = match.groups['v6'] ?? match.groups['name'] ?? '';
+  const port = match.groups['port'];
+  return { host: host || '127.0.0.1', port: port ? Number(port) : 3306 };
+};
+
 /**
  * Parses a MySQL DSN in one-api's Go form `user:pass@tcp(host:port)/db?tls=skip-verify` or as a
- * `mysql://user:pass@host:port/db` URL.
+ * `mysql://user:pass@host:port/db` URL. As in the Go driver, the password may hold `@`, `:` and `/`.
  */
 export const parseMysqlDsn = (dsn: string): MysqlConnection => {
   if (dsn.startsWith('mysql://')) {
@@ -36,7 +45,7 @@ export const parseMysqlDsn = (dsn: string): MysqlConnection => {
     };
   }
   const match =
-    /^(?<user>[^:@]*)(?::(?<password>[^@]*))?@(?<net>tcp|unix)\((?<address>[^)]*)\)\/(?<database>[^?]*)(?:\?(?<params>.*))?$/.exec(
+    /^(?<user>[^:]*?)(?::(?<password>.*))?@(?<net>tcp|unix)\((?<address>[^)]*)\)\/(?<database>[^?]*)(?:\?(?<params>.*))?$/.exec(
       dsn,
     );
   if (!match?.groups) throw new Error('SQL_DSN is not a valid MySQL DSN');
@@ -59,6 +68,6 @@ export const parseMysqlDsn = (dsn: string): MysqlConnection => {
       socketPath: address,
       ...(ssl ? { ssl } : {}),
     };
-  const [host = '127.0.0.1', port = '3306'] = address.split(':');
-  return { host: host || '127.0.0.1', port: Number(port), user, password, database, ...(ssl ? { ssl } : {}) };
+  const { host, port } = hostAndPort(address);
+  return { host, port, user, password, database, ...(ssl ? { ssl } : {}) };
 };

@@ -72,8 +72,11 @@ export const validateOptionValue = (key: OptionKey, definition: OptionDefinition
       return trimmed;
     }
     case 'string':
-      if (definition.choices && !definition.choices.includes(trimmed))
-        throw businessError(`${key} must be one of ${definition.choices.join(', ')}`);
+      if (definition.choices) {
+        if (!definition.choices.includes(trimmed))
+          throw businessError(`${key} must be one of ${definition.choices.join(', ')}`);
+        return trimmed;
+      }
       return key === 'ServerAddress' ? trimmed.replace(/\/+$/, '') : value;
   }
 };

@@ -1,14 +1,44 @@
+import { createChangeFeed } from './change-feed.js';
+import { createChannelService } from './channel-service.js';
 import { createCodeStore } from './code-store.js';
+import { createLogService } from './log-service.js';
 import type { ServiceDeps } from './service-deps.js';
 import { createSessionStore } from './session-store.js';
+import { createQuotaService } from './quota-service.js';
+import { createRedemptionService } from './redemption-service.js';
+import { createTokenService } from './token-service.js';
+import { createUsageService } from './usage-service.js';
+import { createUserAdminService } from './user-admin-service.js';
 import { createUserService } from './user-service.js';
 
 /** Every service, built once from the shared dependencies. */
 export const createServices = (deps: ServiceDeps) => {
   const sessions = createSessionStore(deps.db);
   const codes = createCodeStore(deps.db, deps.dialect);
+  const changes = createChangeFeed(deps.cache);
   const users = createUserService(deps, codes, sessions);
-  return { deps, options: deps.options, sessions, codes, users };
+  const userAdmin = createUserAdminService(deps, sessions, changes);
+  const tokens = createTokenService(deps, changes);
+  const channels = createChannelService(deps, changes);
+  const redemptions = createRedemptionService(deps, changes);
+  const logs = createLogService(deps);
+  const usage = createUsageService(deps);
+  const quota = createQuotaService({ db: deps.db, logDb: deps.logDb, options: deps.options, changes });
+  return {
+    deps,
+    options: deps.options,
+    sessions,
+    codes,
+    changes,
+    users,
+    userAdmin,
+    tokens,
+    channels,
+    redemptions,
+    quota,
+    logs,
+    usage,
+  };
 };
 
 export type Services = ReturnType<typeof createServices>;

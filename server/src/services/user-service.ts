@@ -57,6 +57,13 @@ export const createUserService = (deps: ServiceDeps, codes: CodeStore, sessions:
     if (values.EmailVerificationEnabled) {
       if (input.email === '' || input.verification_code === '')
         throw businessError('email verification is on: enter your email and the verification code');
+      // A registration refused for its username must not burn the single-use code.
+      const taken = await db
+        .selectFrom('users')
+        .select('id')
+        .where('username', '=', input.username)
+        .executeTakeFirst();
+      if (taken) throw businessError('username already taken');
       if (!(await codes.consume('verify', input.email, input.verification_code)))
         throw businessError('the verification code is wrong or has expired');
       email = input.email;
@@ -65,21 +72,19 @@ export const createUserService = (deps: ServiceDeps, codes: CodeStore, sessions:
       input.aff_code === ''
         ? undefined
         : await db.selectFrom('users').select('id').where('aff_code', '=', input.aff_code).executeTakeFirst();
-    await db
-      .transaction()
-      .execute((trx) =>
-        insertUser(
-          trx,
-          deps.dialect,
-          {
-            username: input.username,
-            password: input.password,
-            email,
-            ...(inviter ? { inviterId: inviter.id } : {}),
-          },
-          values,
-        ),
-      );
+    await db.transaction().execute((trx) =>
+      insertUser(
+        trx,
+        deps.dialect,
+        {
+          username: input.username,
+          password: input.password,
+          email,
+          ...(inviter ? { inviterId: inviter.id } : {}),
+        },
+        values,
+      ),
+    );
   };
 
   const getSelf = async (id: number): Promise<User> =>

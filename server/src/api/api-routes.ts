@@ -1,0 +1,37 @@
+import type { Hono, MiddlewareHandler } from 'hono';
+import type { Services } from '../services/services.js';
+import type { AppEnv } from './app-env.js';
+import { channelRoutes } from './channel-routes.js';
+import { groupRoutes } from './group-routes.js';
+import { logRoutes } from './log-routes.js';
+import { optionRoutes } from './option-routes.js';
+import { redemptionRoutes } from './redemption-routes.js';
+import { tokenRoutes } from './token-routes.js';
+import { adminTopUpRoutes, userAdminRoutes } from './user-admin-routes.js';
+import { statusRoutes } from './status-routes.js';
+import { userDashboardRoutes } from './user-dashboard-routes.js';
+import { userModelRoutes } from './user-model-routes.js';
+import { userRoutes } from './user-routes.js';
+
+export interface RouteDeps {
+  readonly services: Services;
+  /** The critical per-IP limiter (login, registration, verification, reset, OAuth). */
+  readonly critical: MiddlewareHandler;
+  readonly startTime: number;
+}
+
+/** The /api route table: one row per URL segment. */
+export const API_ROUTES: readonly [path: string, build: (deps: RouteDeps) => Hono<AppEnv>][] = [
+  ['/', (deps) => statusRoutes(deps.services.options, deps.startTime)],
+  ['/user', (deps) => userRoutes(deps.services, deps.critical)],
+  ['/user', (deps) => userDashboardRoutes(deps.services)],
+  ['/user', (deps) => userModelRoutes(deps.services)],
+  ['/user', (deps) => userAdminRoutes(deps.services)],
+  ['/token', (deps) => tokenRoutes(deps.services)],
+  ['/redemption', (deps) => redemptionRoutes(deps.services)],
+  ['/channel', (deps) => channelRoutes(deps.services)],
+  ['/group', (deps) => groupRoutes(deps.services)],
+  ['/topup', (deps) => adminTopUpRoutes(deps.services)],
+  ['/option', (deps) => optionRoutes(deps.services)],
+  ['/log', (deps) => logRoutes(deps.services)],
+];

@@ -1,0 +1,34 @@
+import { ROLES } from '@sluice/contract/roles';
+import { createChannelRequestSchema, updateChannelRequestSchema } from '@sluice/contract/schemas/channel';
+import { pageQuerySchema } from '@sluice/contract/schemas/common';
+import { Hono } from 'hono';
+import type { Services } from '../services/services.js';
+import type { AppEnv } from './app-env.js';
+import { requireRole } from './middleware/auth.js';
+import { ok, readId, readJson, readKeyword, readQuery } from './respond.js';
+
+/**
+ * /api/channel (admin; one-api §3.7). Keys are never answered. `/search` and `/disabled` come before
+ * `/:id`; other modules mounted at /channel (test, update_balance, models) must be mounted before
+ * this one, or their one-segment paths would reach `/:id`.
+ */
+export const channelRoutes = (services: Services) => {
+  const routes = new Hono<AppEnv>({ strict: false });
+  routes.use('*', requireRole(services, ROLES.admin));
+  const channels = services.channels;
+
+  routes.get('/', async (c) => ok(c, await channels.list(readQuery(c, pageQuerySchema).p)));
+  routes.get('/search', async (c) => ok(c, await channels.search(readKeyword(c))));
+  routes.get('/:id', async (c) => ok(c, await channels.get(readId(c))));
+  routes.post('/', async (c) => {
+    await channels.create(await readJson(c, createChannelRequestSchema));
+    return ok(c);
+  });
+  routes.put('/', async (c) => ok(c, await channels.update(await readJson(c, updateChannelRequestSchema))));
+  routes.delete('/disabled', async (c) => ok(c, await channels.removeDisabled()));
+  routes.delete('/:id', async (c) => {
+    await channels.remove(readId(c));
+    return ok(c);
+  });
+  return routes;
+};

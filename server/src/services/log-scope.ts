@@ -1,0 +1,92 @@
+import type { Log, LogFilter, OwnLogFilter } from '@sluice/contract/schemas/log';
+import type { Expression, ExpressionBuilder, Selectable, SqlBool } from 'kysely';
+import { toBool } from '../db/database.js';
+import type { LogsTable, Tables } from '../db/tables.js';
+
+/** Which log rows a query covers; every field applies only when non-empty / non-zero. */
+export interface LogScope {
+  readonly user_id?: number;
+  readonly type?: number;
+  readonly username?: string;
+  readonly token_name?: string;
+  readonly model_name?: string;
+  readonly start_timestamp?: number;
+  readonly end_timestamp?: number;
+  readonly channel?: number;
+}
+
+/** The admin filters as given. */
+export const adminScope = (filter: LogFilter): LogScope => ({
+  type: filter.type,
+  username: filter.username,
+  token_name: filter.token_name,
+  model_name: filter.model_name,
+  start_timestamp: filter.start_timestamp,
+  end_timestamp: filter.end_timestamp,
+  channel: filter.channel,
+});
+
+/** The caller's own rows: user id forced, never a username or channel filter. */
+export const ownScope = (userId: number, filter: OwnLogFilter): LogScope => ({
+  user_id: userId,
+  type: filter.type,
+  token_name: filter.token_name,
+  model_name: filter.model_name,
+  start_timestamp: filter.start_timestamp,
+  end_timestamp: filter.end_timestamp,
+});
+
+/** The WHERE clause of a scope. */
+export const logConditions =
+  (scope: LogScope) =>
+  (eb: ExpressionBuilder<Tables, 'logs'>): Expression<SqlBool> => {
+    const conditions: Expression<SqlBool>[] = [];
+    if (scope.user_id) conditions.push(eb('user_id', '=', scope.user_id));
+    if (scope.type) conditions.push(eb('type', '=', scope.type));
+    if (scope.username) conditions.push(eb('username', '=', scope.username));
+    if (scope.token_name) conditions.push(eb('token_name', '=', scope.token_name));
+    if (scope.model_name) conditions.push(eb('model_name', '=', scope.model_name));
+    if (scope.start_timestamp) conditions.push(eb('created_at', '>=', scope.start_timestamp));
+    if (scope.end_timestamp) conditions.push(eb('created_at', '<=', scope.end_timestamp));
+    if (scope.channel) conditions.push(eb('channel_id', '=', scope.channel));
+    return eb.and(conditions);
+  };
+
+/** The columns of the wire record (not system_prompt_reset). */
+export const LOG_COLUMNS = [
+  'id',
+  'user_id',
+  'created_at',
+  'type',
+  'content',
+  'username',
+  'token_name',
+  'model_name',
+  'quota',
+  'prompt_tokens',
+  'completion_tokens',
+  'channel_id',
+  'request_id',
+  'elapsed_time',
+  'is_stream',
+] as const;
+
+export type LogRow = Pick<Selectable<LogsTable>, (typeof LOG_COLUMNS)[number]>;
+
+export const toLogRecord = (row: LogRow): Log => ({
+  id: Number(row.id),
+  user_id: Number(row.user_id),
+  created_at: Number(row.created_at),
+  type: Number(row.type),
+  content: row.content ?? '',
+  username: row.username ?? '',
+  token_name: row.token_name ?? '',
+  model_name: row.model_name ?? '',
+  quota: Number(row.quota),
+  prompt_tokens: Number(row.prompt_tokens),
+  completion_tokens: Number(row.completion_tokens),
+  channel: Number(row.channel_id),
+  request_id: row.request_id ?? '',
+  elapsed_time: Number(row.elapsed_time),
+  is_stream: toBool(row.is_stream),
+});
