@@ -34,7 +34,7 @@ const zones = [
     message: 'api routes are thin: validate, call one service, respond',
   },
   {
-    target: './server/src/relay/adaptors',
+    target: './server/src/relay/adaptors/!(*.test).ts',
     from: ['./server/src/db', './server/src/cache', './server/src/services', './server/src/api'],
     message: 'adaptors are pure translators',
   },

@@ -9,9 +9,8 @@ import { consoleStatic } from './api/console-static.js';
 import type { Metrics } from './api/metrics.js';
 import { loadSession } from './api/middleware/auth.js';
 import { rateLimit } from './api/middleware/rate-limit.js';
-import { optionRoutes } from './api/option-routes.js';
-import { statusRoutes } from './api/status-routes.js';
-import { userRoutes } from './api/user-routes.js';
+import { API_ROUTES } from './api/api-routes.js';
+import { relayRoutes, type RelayRouteDeps } from './relay/relay-routes.js';
 import type { Services } from './services/services.js';
 
 export interface AppDeps {
@@ -19,6 +18,7 @@ export interface AppDeps {
   readonly logger: Logger;
   readonly metrics: Metrics;
   readonly startTime: number;
+  readonly relay: RelayRouteDeps;
 }
 
 export const REQUEST_ID_HEADER = 'X-Oneapi-Request-Id';
@@ -73,10 +73,10 @@ export const createApp = (deps: AppDeps) => {
     }),
   );
   api.use('*', loadSession(services));
-  api.route('/', statusRoutes(services.options, deps.startTime));
-  api.route('/user', userRoutes(services, critical));
-  api.route('/option', optionRoutes(services));
+  for (const [path, build] of API_ROUTES)
+    api.route(path, build({ services, critical, startTime: deps.startTime }));
   app.route('/api', api);
+  app.route('/v1', relayRoutes(deps.relay));
 
   const serveConsole = consoleStatic(config.webDistPath || DEFAULT_WEB_DIST);
   const web = limiter('GW', config.globalWebRateLimit, 180);
@@ -98,7 +98,8 @@ export const createApp = (deps: AppDeps) => {
           {
             error: {
               message: `${error.message} (request id: ${c.get('requestId')})`,
-              type: 'sluice_error',
+              type: error.type,
+              param: error.param,
               code: error.code,
             },
           },

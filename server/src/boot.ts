@@ -11,6 +11,9 @@ import { nowSeconds } from './lib/time.js';
 import { ensureRootUser } from './services/bootstrap.js';
 import { createOptionStore } from './services/option-store.js';
 import { createServices, type Services } from './services/services.js';
+import { createBilling } from './relay/billing.js';
+import { createRelayIndex } from './relay/relay-index.js';
+import { createUpstream } from './relay/upstream.js';
 
 export interface Sluice {
   readonly app: App;
@@ -19,6 +22,8 @@ export interface Sluice {
   readonly logDatabase: Database;
   /** Background work: option re-sync and purge of expired sessions and codes. */
   startTimers(): void;
+  /** Resolves when every settlement the relay started has been written. */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -59,7 +64,27 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       options,
       logger,
     });
-    const app = createApp({ services, logger, metrics: createMetrics(), startTime: nowSeconds() });
+    const pending = new Set<Promise<unknown>>();
+    const track = (work: Promise<unknown>) => {
+      pending.add(work);
+      void work.finally(() => pending.delete(work));
+    };
+    const upstream = createUpstream(config.relayTimeoutSeconds);
+    const relay = {
+      config,
+      db: main.db,
+      index: createRelayIndex(main.db, services.changes),
+      changes: services.changes,
+      options,
+      billing: createBilling(main.db, logs.db),
+      upstream,
+      logger,
+      track,
+    };
+    const app = createApp({ services, logger, metrics: createMetrics(), startTime: nowSeconds(), relay });
+    const idle = async () => {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+    };
     const timers: NodeJS.Timeout[] = [];
     const openCache = cache;
     return {
@@ -81,8 +106,11 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
           await services.codes.purgeExpired();
         });
       },
+      idle,
       close: async () => {
         for (const timer of timers) clearInterval(timer);
+        await idle();
+        await upstream.close();
         await openCache.close();
         if (logs !== main) await logs.close();
         await main.close();

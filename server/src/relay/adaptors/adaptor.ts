@@ -1,0 +1,90 @@
+/**
+ * The adaptor contract: a pure translator between OpenAI's wire format and a provider's. Adaptors
+ * never see Hono, the database or the network; the pipeline does the I/O once.
+ */
+export type RelayMode =
+  | 'chat'
+  | 'completions'
+  | 'embeddings'
+  | 'moderations'
+  | 'images'
+  | 'speech'
+  | 'transcription'
+  | 'translation';
+
+/** The channel as an adaptor sees it. */
+export interface ChannelMeta {
+  readonly id: number;
+  readonly type: number;
+  readonly key: string;
+  /** The channel's base_url, else the type's default; no trailing slash. */
+  readonly baseUrl: string;
+  /** The channel's config JSON (region, api_version, user_id, …), legacy `other` folded in. */
+  readonly config: Readonly<Record<string, string>>;
+}
+
+export interface RelayRequestMeta {
+  readonly mode: RelayMode;
+  /** The client's path, e.g. /v1/chat/completions. */
+  readonly path: string;
+  /** The model sent upstream (after the channel's model mapping). */
+  readonly model: string;
+  readonly stream: boolean;
+  readonly channel: ChannelMeta;
+  /** Request headers of the client that adaptors may honour (lower-case names). */
+  readonly clientHeaders: Readonly<Record<string, string>>;
+}
+
+export interface UpstreamRequest {
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  readonly body: string | Uint8Array;
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+/** One server-sent event as read from the upstream. */
+export interface SseEvent {
+  readonly event: string;
+  readonly data: string;
+}
+
+export interface StreamStep {
+  /** OpenAI `chat.completion.chunk` objects to send to the client. */
+  readonly chunks: readonly unknown[];
+  readonly usage?: Usage;
+  /** Text generated in this step (for local counting when the provider gives no usage). */
+  readonly text?: string;
+  readonly done?: boolean;
+}
+
+export interface ParsedResponse {
+  /** The OpenAI-shaped body to answer. */
+  readonly body: unknown;
+  readonly usage?: Usage;
+  /** Text generated (for local counting when usage is missing). */
+  readonly text?: string;
+}
+
+export interface UpstreamErrorInfo {
+  readonly message: string;
+  readonly type: string;
+  readonly code: string;
+}
+
+export interface Adaptor {
+  /** Speaks OpenAI's format: the pipeline may pass bodies and streams through untouched. */
+  readonly openAiFormat: boolean;
+  readonly modes: readonly RelayMode[];
+  buildRequest(body: Record<string, unknown>, meta: RelayRequestMeta): UpstreamRequest;
+  parseResponse(body: unknown, meta: RelayRequestMeta): ParsedResponse;
+  /** A fresh per-request stream state. */
+  createStreamState(meta: RelayRequestMeta): unknown;
+  mapStreamEvent(event: SseEvent, state: unknown, meta: RelayRequestMeta): StreamStep;
+  /** Reads a provider error body; undefined when the body is not one of the provider's errors. */
+  parseError(body: unknown): UpstreamErrorInfo | undefined;
+}

@@ -1,0 +1,50 @@
+import type { ChannelMeta } from './adaptors/adaptor.js';
+import type { Provider } from './adaptors/registry.js';
+import type { ChannelRow } from './relay-index.js';
+
+const parseObject = (text: string | null): Record<string, unknown> => {
+  if (!text) return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+};
+
+/** The channel as adaptors see it: base URL (or the type's default), config with legacy `other`. */
+export const channelMetaOf = (row: ChannelRow, provider: Provider | undefined): ChannelMeta => {
+  const config: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parseObject(row.config)))
+    if (typeof value === 'string' && value !== '') config[name] = value;
+  const other = (row.other ?? '').trim();
+  if (other !== '') {
+    if ([3, 18, 24].includes(row.type)) config['api_version'] ??= other;
+    if (row.type === 21) config['library_id'] ??= other;
+    if (row.type === 17) config['plugin'] ??= other;
+  }
+  return {
+    id: row.id,
+    type: row.type,
+    key: row.key,
+    baseUrl: ((row.base_url ?? '').trim() || provider?.baseUrl || '').replace(/\/+$/, ''),
+    config,
+  };
+};
+
+/** The channel's model mapping: a requested name maps to a non-empty upstream name, or stays. */
+export const mapModel = (row: ChannelRow, model: string): string => {
+  const mapped = parseObject(row.model_mapping)[model];
+  return typeof mapped === 'string' && mapped.trim() !== '' ? mapped.trim() : model;
+};
+
+/** Applies the channel's system prompt: replaces a leading system message or prepends one. */
+export const withSystemPrompt = (body: Record<string, unknown>, prompt: string): Record<string, unknown> => {
+  const messages = Array.isArray(body['messages']) ? [...(body['messages'] as unknown[])] : [];
+  const first = messages[0] as { role?: unknown } | undefined;
+  if (first?.role === 'system') messages[0] = { ...first, content: prompt };
+  else messages.unshift({ role: 'system', content: prompt });
+  return { ...body, messages };
+};

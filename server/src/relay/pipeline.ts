@@ -1,0 +1,323 @@
+import type { Logger } from 'pino';
+import { relayError, type AppError } from '../lib/app-error.js';
+import type { OptionStore } from '../services/option-store.js';
+import type { RelayRequestMeta, Usage } from './adaptors/adaptor.js';
+import { providerOf } from './adaptors/registry.js';
+import type { Billing, Payer } from './billing.js';
+import { channelMetaOf, mapModel, withSystemPrompt } from './channel-meta.js';
+import type { KeyAuth } from './key-auth.js';
+import { imageQuota, ratioText, ratiosFor, reservationFor, usageQuota, type Ratios } from './pricing.js';
+import type { RoutableChannel } from './relay-index.js';
+import type { RelayRequest } from './relay-request.js';
+import { relayStream } from './stream-relay.js';
+import { countChatTokens, countTextTokens, inputText } from './token-counter.js';
+import { readAll, type Upstream } from './upstream.js';
+import { AttemptFailure, isRetryableStatus, upstreamError } from './upstream-error.js';
+
+export interface PipelineDeps {
+  readonly options: OptionStore;
+  readonly billing: Billing;
+  readonly upstream: Upstream;
+  readonly logger: Logger;
+  /** Keeps settlements that run after the response, so shutdown and tests can wait for them. */
+  readonly track: (work: Promise<unknown>) => void;
+}
+
+export interface RelayCall {
+  readonly auth: KeyAuth;
+  readonly request: RelayRequest;
+  readonly order: readonly RoutableChannel[];
+  readonly requestId: string;
+  readonly clientSignal: AbortSignal;
+  readonly clientHeaders: Readonly<Record<string, string>>;
+}
+
+const promptTokensOf = (request: RelayRequest, model: string, approximate: boolean): number => {
+  if (request.mode === 'chat')
+    return countChatTokens(request.body['messages'] as unknown[], model, approximate);
+  if (request.mode === 'completions')
+    return countTextTokens(inputText(request.body['prompt']), model, approximate);
+  if (request.mode === 'moderations' || request.mode === 'embeddings')
+    return countTextTokens(inputText(request.body['input']), model, approximate);
+  return 0;
+};
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** Runs one relay request through its channels in order; returns the client's response. */
+export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<Response> => {
+  const { request, auth } = call;
+  const options = deps.options.values;
+  const group = auth.user.group || 'default';
+  const started = performance.now();
+  const firstRow = call.order[0]?.row;
+  if (!firstRow)
+    throw relayError(
+      503,
+      'no_channel',
+      `no available channel for model ${request.model} under group ${group}`,
+    );
+  const firstModel = mapModel(firstRow, request.model);
+  const approximate = options.ApproximateTokenEnabled;
+  const promptTokens = promptTokensOf(request, firstModel, approximate);
+  const payer: Payer = {
+    userId: auth.user.id,
+    tokenId: auth.token.id,
+    unlimited: Boolean(auth.token.unlimited_quota),
+  };
+  const estimate = reservationFor(
+    request.mode,
+    promptTokens,
+    request.maxTokens,
+    ratiosFor(firstModel, firstRow.type, group, options),
+    options.PreConsumedQuota,
+    typeof request.body['input'] === 'string' ? request.body['input'] : '',
+  );
+  const quota = await deps.billing.userQuota(payer.userId);
+  if (quota <= 0 || quota < estimate)
+    throw relayError(403, 'insufficient_user_quota', 'user quota is not enough');
+  const trusted = quota > 100 * estimate && (payer.unlimited || auth.token.remain_quota > 100 * estimate);
+  const reserved = trusted ? 0 : estimate;
+  await deps.billing.reserve(payer, reserved);
+
+  const settle = (
+    row: RoutableChannel['row'],
+    model: string,
+    ratios: Ratios,
+    cost: number,
+    usage: Usage,
+    stream: boolean,
+    reset: boolean,
+  ) =>
+    deps.track(
+      deps.billing
+        .settle({
+          payer,
+          username: auth.user.username,
+          tokenName: auth.token.name ?? '',
+          channelId: row.id,
+          preQuota: reserved,
+          quota: cost,
+          ...(options.LogConsumeEnabled
+            ? {
+                log: {
+                  model,
+                  promptTokens: usage.prompt_tokens,
+                  completionTokens: usage.completion_tokens,
+                  content: ratioText(ratios) + (reset ? ' (system prompt reset)' : ''),
+                  requestId: call.requestId,
+                  elapsedMs: Math.round(performance.now() - started),
+                  stream,
+                  systemPromptReset: reset,
+                },
+              }
+            : {}),
+        })
+        .catch((error: unknown) =>
+          deps.logger.error({ err: error, requestId: call.requestId }, 'settlement failed'),
+        ),
+    );
+
+  let failure: AppError | undefined;
+  for (const candidate of call.order) {
+    try {
+      return await attempt(candidate.row);
+    } catch (error) {
+      if (!(error instanceof AttemptFailure)) {
+        await deps.billing.release(payer, reserved);
+        throw error;
+      }
+      failure = error.error;
+      deps.logger.warn(
+        {
+          requestId: call.requestId,
+          channel: candidate.row.id,
+          status: error.error.status,
+          message: error.error.message,
+        },
+        'upstream attempt failed',
+      );
+      if (!error.retryable) break;
+    }
+  }
+  await deps.billing.release(payer, reserved);
+  if (failure && failure.status === 429)
+    throw relayError(
+      429,
+      failure.code,
+      'upstream load of the current group is saturated, retry later',
+      failure.type,
+    );
+  throw (
+    failure ??
+    relayError(503, 'no_channel', `no available channel for model ${request.model} under group ${group}`)
+  );
+
+  async function attempt(row: RoutableChannel['row']): Promise<Response> {
+    const provider = providerOf(row.type);
+    const adaptor = provider?.adaptor;
+    if (!adaptor || !adaptor.modes.includes(request.mode))
+      throw new AttemptFailure(
+        relayError(
+          501,
+          'unsupported_channel_type',
+          `channel type ${row.type} does not support ${request.mode} requests in Sluice yet`,
+        ),
+        true,
+      );
+    const model = mapModel(row, request.model);
+    const systemPrompt = request.mode === 'chat' ? (row.system_prompt ?? '').trim() : '';
+    const channel = channelMetaOf(row, provider);
+    const meta: RelayRequestMeta = {
+      mode: request.mode,
+      path: request.path,
+      model,
+      stream: request.stream,
+      channel,
+      clientHeaders: call.clientHeaders,
+    };
+    const body = systemPrompt ? withSystemPrompt(request.body, systemPrompt) : request.body;
+    const upstreamRequest = adaptor.buildRequest(body, meta);
+    const multipart = request.mode === 'transcription' || request.mode === 'translation';
+    const passthrough = adaptor.openAiFormat && model === request.model && !systemPrompt && !request.stream;
+    const outgoing = multipart
+      ? {
+          ...upstreamRequest,
+          headers: { ...upstreamRequest.headers, 'content-type': request.contentType },
+          body: request.raw,
+        }
+      : passthrough
+        ? { ...upstreamRequest, body: request.raw }
+        : upstreamRequest;
+    const controller = new AbortController();
+    const signal = AbortSignal.any([controller.signal, call.clientSignal]);
+    let response;
+    try {
+      response = await deps.upstream.send(outgoing, signal);
+    } catch (error) {
+      if (call.clientSignal.aborted) throw relayError(499, 'client_closed', 'the client closed the request');
+      const timedOut = error instanceof Error && /timeout/i.test(error.name + error.message);
+      throw new AttemptFailure(
+        relayError(
+          timedOut ? 504 : 502,
+          'do_request_failed',
+          timedOut ? 'the upstream did not answer in time' : 'the upstream could not be reached',
+        ),
+        true,
+      );
+    }
+    const contentType = response.headers['content-type'] ?? '';
+    const streamWanted = request.stream && request.mode !== 'speech';
+    if (
+      response.status < 200 ||
+      response.status > 299 ||
+      (streamWanted && contentType.startsWith('application/json'))
+    ) {
+      const raw = (await readAll(response.body, 1024 * 1024).catch(() => Buffer.alloc(0))).toString('utf8');
+      const status = response.status >= 200 && response.status <= 299 ? 500 : response.status;
+      throw new AttemptFailure(upstreamError(status, raw, adaptor, channel), isRetryableStatus(status));
+    }
+    const ratios = ratiosFor(model, row.type, group, options);
+    const reset = systemPrompt !== '';
+    const usageOrCount = (usage: Usage | undefined, text: string): Usage => {
+      if (usage && usage.total_tokens > 0) {
+        if (usage.prompt_tokens === 0 && request.mode === 'chat')
+          return {
+            prompt_tokens: promptTokens,
+            completion_tokens: Math.max(0, usage.total_tokens - promptTokens),
+            total_tokens: usage.total_tokens,
+          };
+        return usage;
+      }
+      const completion = countTextTokens(text, model, approximate);
+      return {
+        prompt_tokens: promptTokens,
+        completion_tokens: completion,
+        total_tokens: promptTokens + completion,
+      };
+    };
+
+    if (streamWanted) {
+      const stream = relayStream({
+        adaptor,
+        meta,
+        upstream: response,
+        clientWantsUsage: request.clientWantsUsage,
+        abortUpstream: () => controller.abort(),
+        onFinish: (outcome) => {
+          const usage = usageOrCount(outcome.usage, outcome.text);
+          settle(row, model, ratios, usageQuota(usage, ratios), usage, true, reset);
+        },
+      });
+      return new Response(stream, {
+        status: 200,
+        headers: {
+          'content-type': 'text/event-stream',
+          'cache-control': 'no-cache',
+          'x-accel-buffering': 'no',
+        },
+      });
+    }
+
+    if (request.mode === 'speech') {
+      const audio = await readAll(response.body);
+      const zero = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+      settle(row, model, ratios, reserved > 0 ? reserved : estimate, zero, false, false);
+      return new Response(audio, {
+        status: response.status,
+        headers: { 'content-type': contentType || 'audio/mpeg' },
+      });
+    }
+
+    const raw = await readAll(response.body);
+    if (multipart) {
+      const transcript = contentType.includes('json')
+        ? (safeJson(raw) as { text?: unknown } | undefined)?.text
+        : raw.toString('utf8');
+      const text = typeof transcript === 'string' ? transcript : '';
+      const tokens = countTextTokens(text, model, approximate);
+      const usage = { prompt_tokens: 0, completion_tokens: tokens, total_tokens: tokens };
+      settle(row, model, ratios, Math.ceil(tokens * ratios.model * ratios.group), usage, false, false);
+      return new Response(raw, {
+        status: response.status,
+        headers: { 'content-type': contentType || 'text/plain' },
+      });
+    }
+    const parsedBody = safeJson(raw);
+    if (parsedBody === undefined)
+      throw new AttemptFailure(
+        relayError(502, 'bad_response', 'the upstream answered something that is not JSON'),
+        true,
+      );
+    const parsed = adaptor.parseResponse(parsedBody, meta);
+    if (request.mode === 'images') {
+      const cost = imageQuota(model, request.body, ratios);
+      settle(
+        row,
+        model,
+        ratios,
+        cost,
+        { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+        false,
+        false,
+      );
+    } else {
+      const usage = usageOrCount(parsed.usage, parsed.text ?? '');
+      settle(row, model, ratios, usageQuota(usage, ratios), usage, false, reset);
+    }
+    return adaptor.openAiFormat
+      ? new Response(raw, {
+          status: response.status,
+          headers: { 'content-type': contentType || 'application/json' },
+        })
+      : new Response(JSON.stringify(parsed.body), { status: 200, headers: JSON_HEADERS });
+  }
+};
+
+const safeJson = (raw: Buffer): unknown => {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+};

@@ -1,0 +1,63 @@
+import { completionRatio, computeQuota, groupRatio, modelRatio } from '../services/ratio.js';
+import type { OptionValues } from '../services/option-values.js';
+import type { RelayMode, Usage } from './adaptors/adaptor.js';
+
+export interface Ratios {
+  readonly model: number;
+  readonly completion: number;
+  readonly group: number;
+}
+
+export const ratiosFor = (
+  model: string,
+  channelType: number,
+  group: string,
+  options: Pick<OptionValues, 'ModelRatio' | 'CompletionRatio' | 'GroupRatio'>,
+): Ratios => ({
+  model: modelRatio(model, channelType, options.ModelRatio).ratio,
+  completion: completionRatio(model, channelType, options.CompletionRatio),
+  group: groupRatio(group, options.GroupRatio),
+});
+
+/** What a request reserves before the call: (PreConsumedQuota + prompt + max_tokens) × ratios. */
+export const reservationFor = (
+  mode: RelayMode,
+  promptTokens: number,
+  maxTokens: number,
+  ratios: Ratios,
+  preConsumed: number,
+  speechInput: string,
+): number => {
+  const ratio = ratios.model * ratios.group;
+  if (mode === 'images') return 0;
+  if (mode === 'speech') return Math.ceil(Buffer.byteLength(speechInput) * ratio);
+  return Math.floor((preConsumed + promptTokens + maxTokens) * ratio);
+};
+
+/** one-api's image sizes: the cost factor of each size of each model (others cost 1). */
+const IMAGE_SIZE_RATIO: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  'dall-e-2': { '256x256': 1, '512x512': 1.125, '1024x1024': 1.25 },
+  'dall-e-3': { '1024x1024': 1, '1024x1792': 2, '1792x1024': 2 },
+};
+
+/** Images: trunc(model × group × size × 1000) × n, dall-e-3 `hd` ×2 at 1024x1024 else ×1.5. */
+export const imageQuota = (model: string, body: Record<string, unknown>, ratios: Ratios): number => {
+  const size = typeof body['size'] === 'string' ? body['size'] : '1024x1024';
+  const n = typeof body['n'] === 'number' ? body['n'] : 1;
+  let factor = IMAGE_SIZE_RATIO[model]?.[size] ?? 1;
+  if (model === 'dall-e-3' && body['quality'] === 'hd') factor *= size === '1024x1024' ? 2 : 1.5;
+  return Math.trunc(ratios.model * ratios.group * factor * 1000) * n;
+};
+
+/** Text modes: one-api's formula. */
+export const usageQuota = (usage: Usage, ratios: Ratios): number =>
+  computeQuota({
+    promptTokens: usage.prompt_tokens,
+    completionTokens: usage.completion_tokens,
+    modelRatio: ratios.model,
+    completionRatio: ratios.completion,
+    groupRatio: ratios.group,
+  });
+
+export const ratioText = (ratios: Ratios): string =>
+  `model ratio ${ratios.model.toFixed(2)}, group ratio ${ratios.group.toFixed(2)}, completion ratio ${ratios.completion.toFixed(2)}`;

@@ -1,0 +1,219 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOpenAiDouble, type OpenAiDouble } from '../test-support/openai-double.js';
+import { startRelayFixture, type RelayFixture } from '../test-support/relay-fixture.js';
+
+/** gpt-4o: model ratio 2.5, completion ratio 4 (one-api's defaults). */
+const gpt4oCost = (prompt: number, completion: number) => Math.ceil((prompt + completion * 4) * 2.5);
+
+describe('relay: chat completions through the openai SDK', () => {
+  let fixture: RelayFixture;
+  let upstream: OpenAiDouble;
+  beforeAll(async () => {
+    upstream = await startOpenAiDouble();
+    fixture = await startRelayFixture('sqlite');
+    await fixture.channel({ name: 'main', base_url: upstream.url, models: 'gpt-4o,gpt-3.5-turbo' });
+  });
+  afterAll(async () => {
+    await fixture?.close();
+    await upstream?.close();
+  });
+
+  const db = () => fixture.test.sluice.database.db;
+  const logsOf = (userId: number) =>
+    db().selectFrom('logs').selectAll().where('user_id', '=', userId).where('type', '=', 2).execute();
+  const quotaOf = async (userId: number) =>
+    await db()
+      .selectFrom('users')
+      .select(['quota', 'used_quota', 'request_count'])
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+
+  it('relays a non-stream chat and bills one-api’s formula exactly, with one log row', async () => {
+    const user = await fixture.user({ quota: 1_000_000 });
+    upstream.usage = { prompt_tokens: 9, completion_tokens: 12 };
+    const completion = await user.sdk.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'Hello!' }],
+    });
+    expect(completion.choices[0]?.message.content).toBe(upstream.reply);
+    expect(completion.usage?.total_tokens).toBe(21);
+    await fixture.test.sluice.idle();
+    const cost = gpt4oCost(9, 12);
+    expect(await quotaOf(user.userId)).toEqual({
+      quota: 1_000_000 - cost,
+      used_quota: cost,
+      request_count: 1,
+    });
+    const logs = await logsOf(user.userId);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({
+      model_name: 'gpt-4o',
+      quota: cost,
+      prompt_tokens: 9,
+      completion_tokens: 12,
+      token_name: 'test key',
+    });
+    expect(logs[0]?.request_id).toMatch(/^\d{31}$/);
+    const sent = upstream.requests.at(-1)!;
+    expect(sent.path).toBe('/v1/chat/completions');
+    expect(sent.headers.authorization).toBe('Bearer sk-upstream-secret-key-000');
+  });
+
+  it('streams as it arrives, asks the upstream for usage, and strips it when the client did not ask', async () => {
+    const user = await fixture.user();
+    upstream.usage = { prompt_tokens: 9, completion_tokens: 12 };
+    const stream = await user.sdk.chat.completions.create({
+      model: 'gpt-4o',
+      stream: true,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    let text = '';
+    let sawUsage = false;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      if (chunk.usage) sawUsage = true;
+    }
+    expect(text).toBe(upstream.reply);
+    expect(sawUsage).toBe(false);
+    expect(upstream.requests.at(-1)?.json?.['stream_options']).toEqual({ include_usage: true });
+    await fixture.test.sluice.idle();
+    const logs = await logsOf(user.userId);
+    expect(logs[0]).toMatchObject({ quota: gpt4oCost(9, 12), prompt_tokens: 9, completion_tokens: 12 });
+    expect(Boolean(logs[0]?.is_stream)).toBe(true);
+  });
+
+  it('passes the usage chunk on when the client asked for it', async () => {
+    const user = await fixture.user();
+    const stream = await user.sdk.chat.completions.create({
+      model: 'gpt-4o',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    const usages = [];
+    for await (const chunk of stream) if (chunk.usage) usages.push(chunk.usage);
+    expect(usages).toEqual([{ prompt_tokens: 9, completion_tokens: 12, total_tokens: 21 }]);
+  });
+
+  it('counts locally when the upstream gives no usage', async () => {
+    const user = await fixture.user();
+    upstream.usage = undefined;
+    upstream.reply = 'one two three four';
+    try {
+      await user.sdk.chat.completions.create({
+        model: 'gpt-4o',
+        messages: [{ role: 'user', content: 'count' }],
+      });
+      await fixture.test.sluice.idle();
+      const [log] = await logsOf(user.userId);
+      expect(log?.completion_tokens).toBe(4);
+      expect(log?.prompt_tokens).toBeGreaterThan(0);
+      expect(log?.quota).toBe(gpt4oCost(log!.prompt_tokens, 4));
+    } finally {
+      upstream.usage = { prompt_tokens: 9, completion_tokens: 12 };
+      upstream.reply = 'Hello there, how may I assist you today?';
+    }
+  });
+
+  it('bills a client that disconnects mid-stream for what was generated, and aborts the upstream', async () => {
+    const user = await fixture.user();
+    upstream.chunkDelayMs = 40;
+    upstream.reply = Array.from({ length: 40 }, (_, index) => `word${index} `).join('');
+    upstream.aborted.value = false;
+    try {
+      const controller = new AbortController();
+      const stream = await user.sdk.chat.completions.create(
+        { model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'long' }] },
+        { signal: controller.signal },
+      );
+      let chunks = 0;
+      try {
+        for await (const _chunk of stream) {
+          chunks += 1;
+          if (chunks === 4) controller.abort();
+        }
+      } catch {
+        // the SDK may end the iteration or throw on abort: either way the client is gone
+      }
+      expect(chunks).toBeLessThan(20);
+      await expect.poll(() => upstream.aborted.value, { timeout: 5000 }).toBe(true);
+      await expect.poll(async () => (await logsOf(user.userId)).length, { timeout: 5000 }).toBe(1);
+      const [log] = await logsOf(user.userId);
+      expect(log?.completion_tokens).toBeGreaterThan(0);
+      expect(log?.completion_tokens).toBeLessThan(40);
+      expect(log?.quota).toBeGreaterThan(0);
+    } finally {
+      upstream.chunkDelayMs = 0;
+      upstream.reply = 'Hello there, how may I assist you today?';
+    }
+  });
+
+  it('answers OpenAI-shaped errors with the right status and bills nothing', async () => {
+    const user = await fixture.user({ quota: 500_000 });
+    const post = (body: string, key = user.key) =>
+      fetch(`${fixture.server.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' },
+        body,
+      });
+    const malformed = await post('{"model":');
+    expect(malformed.status).toBe(400);
+    const malformedBody = (await malformed.json()) as { error: { message: string; type: string } };
+    expect(malformedBody.error.message).toMatch(/^the body must be valid JSON \(request id: \d+\)$/);
+    expect((await post(JSON.stringify({ messages: [{ role: 'user', content: 'x' }] }))).status).toBe(400);
+    expect((await post(JSON.stringify({ model: 'gpt-4o', messages: 'hi' }))).status).toBe(400);
+    expect((await post(JSON.stringify({ model: 'gpt-4o', messages: [] }))).status).toBe(400);
+    expect(
+      (
+        await post(
+          JSON.stringify({ model: 'gpt-4o', stream: 'yes', messages: [{ role: 'user', content: 'x' }] }),
+        )
+      ).status,
+    ).toBe(400);
+    const unknownKey = await post(
+      JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }),
+      'nope',
+    );
+    expect(unknownKey.status).toBe(401);
+    const noChannel = await post(
+      JSON.stringify({ model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] }),
+    );
+    expect(noChannel.status).toBe(503);
+    expect(((await noChannel.json()) as { error: { message: string } }).error.message).toContain(
+      'no available channel for model no-such-model under group default',
+    );
+    const noKey = await fetch(`${fixture.server.url}/v1/chat/completions`, { method: 'POST', body: '{}' });
+    expect(noKey.status).toBe(401);
+    expect((await quotaOf(user.userId)).quota).toBe(500_000);
+  });
+
+  it('passes an upstream error on with its status, without the channel key or base URL', async () => {
+    const user = await fixture.user({ quota: 500_000 });
+    upstream.failNext(1, 500, `boom at ${upstream.url} with key sk-upstream-secret-key-000`);
+    const response = await fetch(`${fixture.server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${user.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }),
+    });
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(text).toContain('boom at');
+    expect(text).not.toContain('sk-upstream-secret-key-000');
+    expect(text).not.toContain(upstream.url);
+    await fixture.test.sluice.idle();
+    expect((await quotaOf(user.userId)).quota).toBe(500_000);
+    expect(await logsOf(user.userId)).toHaveLength(0);
+  });
+
+  it('lists the models of the key and answers 501 for what Sluice does not relay', async () => {
+    const user = await fixture.user();
+    const models = await user.sdk.models.list();
+    expect(models.data.map((model) => model.id)).toEqual(['gpt-3.5-turbo', 'gpt-4o']);
+    expect((await user.sdk.models.retrieve('gpt-4o')).owned_by).toBe('openai');
+    const files = await fetch(`${fixture.server.url}/v1/files`, {
+      headers: { authorization: `Bearer sk-${user.key}` },
+    });
+    expect(files.status).toBe(501);
+    expect(await files.json()).toMatchObject({ error: { code: 'api_not_implemented' } });
+  });
+});

@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { relayError } from '../lib/app-error.js';
+import type { RelayMode } from './adaptors/adaptor.js';
+
+/** The relay's route table: mode, body kind and default model of each OpenAI path. */
+export const RELAY_ROUTES: readonly {
+  path: string;
+  mode: RelayMode;
+  multipart?: boolean;
+  defaultModel?: string;
+}[] = [
+  { path: '/v1/chat/completions', mode: 'chat' },
+  { path: '/v1/completions', mode: 'completions' },
+  { path: '/v1/embeddings', mode: 'embeddings' },
+  { path: '/v1/engines/:model/embeddings', mode: 'embeddings' },
+  { path: '/v1/moderations', mode: 'moderations', defaultModel: 'text-moderation-stable' },
+  { path: '/v1/images/generations', mode: 'images', defaultModel: 'dall-e-2' },
+  { path: '/v1/audio/speech', mode: 'speech' },
+  { path: '/v1/audio/transcriptions', mode: 'transcription', multipart: true, defaultModel: 'whisper-1' },
+  { path: '/v1/audio/translations', mode: 'translation', multipart: true, defaultModel: 'whisper-1' },
+];
+
+export interface RelayRequest {
+  readonly mode: RelayMode;
+  readonly path: string;
+  readonly model: string;
+  readonly stream: boolean;
+  /** The parsed JSON body (for multipart requests: the text fields). */
+  readonly body: Record<string, unknown>;
+  /** The bytes the client sent. */
+  readonly raw: Uint8Array;
+  readonly contentType: string;
+  /** The client asked for usage in its stream (stream_options.include_usage). */
+  readonly clientWantsUsage: boolean;
+  readonly maxTokens: number;
+}
+
+const MAX_TOKENS = 2 ** 30;
+
+const common = {
+  model: z
+    .string({ error: 'model is required' })
+    .trim()
+    .min(1, 'model is required')
+    .max(256, 'model is too long'),
+  stream: z.boolean({ error: 'stream must be true or false' }).optional(),
+  max_tokens: z.number().int().min(0).max(MAX_TOKENS, 'max_tokens is invalid').nullish(),
+  max_completion_tokens: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_TOKENS, 'max_completion_tokens is invalid')
+    .nullish(),
+};
+
+const stringOrList = z.union([z.string(), z.array(z.unknown()).min(1)]);
+
+const SCHEMAS: Record<RelayMode, z.ZodType> = {
+  chat: z.looseObject({
+    ...common,
+    messages: z
+      .array(z.looseObject({ role: z.string({ error: 'every message needs a role' }) }), {
+        error: 'messages must be a list of messages',
+      })
+      .min(1, 'messages must not be empty'),
+  }),
+  completions: z.looseObject({ ...common, prompt: stringOrList }),
+  embeddings: z.looseObject({ ...common, input: stringOrList }),
+  moderations: z.looseObject({ ...common, input: stringOrList }),
+  images: z.looseObject({
+    ...common,
+    prompt: z
+      .string({ error: 'prompt is required' })
+      .min(1, 'prompt is required')
+      .max(32000, 'prompt is too long'),
+    n: z.number().int().min(1).max(10, 'n must be between 1 and 10').optional(),
+    size: z.string().max(32).optional(),
+  }),
+  speech: z.looseObject({
+    ...common,
+    input: z
+      .string({ error: 'input is required' })
+      .min(1, 'input is required')
+      .max(4096, 'input is too long (at most 4096 characters)'),
+  }),
+  transcription: z.looseObject({ model: common.model }),
+  translation: z.looseObject({ model: common.model }),
+};
+
+const describe = (error: z.ZodError): string => {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid request';
+  const path = issue.path.join('.');
+  return path && !issue.message.startsWith(path) ? `${path}: ${issue.message}` : issue.message;
+};
+
+const invalid = (message: string) =>
+  relayError(400, 'invalid_text_request', message, 'invalid_request_error');
+
+const readMultipart = async (raw: Uint8Array, contentType: string): Promise<Record<string, unknown>> => {
+  try {
+    const form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
+    const fields: Record<string, unknown> = {};
+    for (const [name, value] of form.entries()) if (typeof value === 'string') fields[name] = value;
+    return fields;
+  } catch {
+    throw invalid('the body must be multipart/form-data');
+  }
+};
+
+/** Reads and validates a client request: malformed JSON, wrong types or a missing model are 400s. */
+export const readRelayRequest = async (
+  route: (typeof RELAY_ROUTES)[number],
+  raw: Uint8Array,
+  contentType: string,
+  pathModel: string | undefined,
+): Promise<RelayRequest> => {
+  let body: Record<string, unknown>;
+  if (route.multipart) body = await readMultipart(raw, contentType);
+  else {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(new TextDecoder().decode(raw));
+    } catch {
+      throw invalid('the body must be valid JSON');
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw invalid('the body must be a JSON object');
+    body = parsed as Record<string, unknown>;
+  }
+  const fallback = pathModel ?? route.defaultModel;
+  if ((body['model'] === undefined || body['model'] === '') && fallback) body = { ...body, model: fallback };
+  const result = SCHEMAS[route.mode].safeParse(body);
+  if (!result.success) throw invalid(describe(result.error));
+  const options = body['stream_options'];
+  return {
+    mode: route.mode,
+    path: route.path.includes(':model') ? '/v1/embeddings' : route.path,
+    model: String(body['model']).trim(),
+    stream: body['stream'] === true,
+    body,
+    raw,
+    contentType,
+    clientWantsUsage:
+      typeof options === 'object' &&
+      options !== null &&
+      (options as Record<string, unknown>)['include_usage'] === true,
+    maxTokens: Number(body['max_tokens'] ?? body['max_completion_tokens'] ?? 0) || 0,
+  };
+};

@@ -1,0 +1,129 @@
+import { createSseParser, sseData } from '../lib/sse.js';
+import type { Adaptor, RelayRequestMeta, SseEvent, Usage } from './adaptors/adaptor.js';
+import { choiceText, readUsage } from './adaptors/openai-adaptor.js';
+import type { UpstreamResponse } from './upstream.js';
+
+export interface StreamOutcome {
+  readonly usage: Usage | undefined;
+  /** Generated text seen in the stream (for local counting when usage never came). */
+  readonly text: string;
+  /** The client went away before the end. */
+  readonly aborted: boolean;
+}
+
+export interface StreamOptions {
+  readonly adaptor: Adaptor;
+  readonly meta: RelayRequestMeta;
+  readonly upstream: UpstreamResponse;
+  /** The client asked for usage itself; otherwise the usage chunk Sluice asked for is dropped. */
+  readonly clientWantsUsage: boolean;
+  readonly abortUpstream: () => void;
+  readonly onFinish: (outcome: StreamOutcome) => void;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Relays an upstream SSE stream as it arrives: each complete event is forwarded at once (no
+ * buffering beyond a partial line). OpenAI-format streams are forwarded verbatim, except the usage
+ * chunk the client did not ask for and chunks with neither choices nor usage; other formats go
+ * through the adaptor. The stream always ends with `data: [DONE]`.
+ */
+export const relayStream = (options: StreamOptions): ReadableStream<Uint8Array> => {
+  const { adaptor, meta } = options;
+  const parser = createSseParser();
+  const decoder = new TextDecoder();
+  const iterator = options.upstream.body[Symbol.asyncIterator]();
+  const state = adaptor.createStreamState(meta);
+  const pending: string[] = [];
+  let usage: Usage | undefined;
+  let text = '';
+  let done = false;
+  let finished = false;
+
+  const finish = (aborted: boolean) => {
+    if (finished) return;
+    finished = true;
+    if (!usage) for (const data of pending) text += choiceText(safeParse(data));
+    options.onFinish({ usage, text, aborted });
+  };
+
+  const passthrough = (event: SseEvent): string => {
+    const data = event.data;
+    if (data.trim() === '[DONE]') {
+      done = true;
+      return sseData('[DONE]');
+    }
+    if (data.includes('"usage"') || data.includes('"choices":[]')) {
+      const chunk = safeParse(data) as { usage?: unknown; choices?: unknown } | undefined;
+      const found = readUsage(chunk?.usage);
+      if (found && found.total_tokens > 0) usage = found;
+      const noChoices = !Array.isArray(chunk?.choices) || chunk.choices.length === 0;
+      if (noChoices && (!found || !options.clientWantsUsage)) return '';
+    }
+    if (!usage) pending.push(data);
+    return sseData(data);
+  };
+
+  const converted = (event: SseEvent): string => {
+    const step = adaptor.mapStreamEvent(event, state, meta);
+    if (step.usage) usage = step.usage;
+    if (step.text) text += step.text;
+    if (step.done) done = true;
+    return step.chunks.map((chunk) => sseData(JSON.stringify(chunk))).join('');
+  };
+
+  const render = (events: readonly SseEvent[]): string => {
+    let out = '';
+    for (const event of events)
+      if (!done || !adaptor.openAiFormat) out += adaptor.openAiFormat ? passthrough(event) : converted(event);
+    return out;
+  };
+
+  const closing = (): string => {
+    let out = render(parser.end());
+    if (!adaptor.openAiFormat && options.clientWantsUsage && usage)
+      out += sseData(
+        JSON.stringify({ object: 'chat.completion.chunk', model: meta.model, choices: [], usage }),
+      );
+    if (!adaptor.openAiFormat || !done) out += sseData('[DONE]');
+    return out;
+  };
+
+  return new ReadableStream<Uint8Array>({
+    pull: async (controller) => {
+      try {
+        for (;;) {
+          const next = await iterator.next();
+          if (next.done) {
+            controller.enqueue(encoder.encode(closing()));
+            controller.close();
+            finish(false);
+            return;
+          }
+          const out = render(parser.feed(decoder.decode(next.value as Uint8Array, { stream: true })));
+          if (out !== '') {
+            controller.enqueue(encoder.encode(out));
+            return;
+          }
+        }
+      } catch {
+        controller.enqueue(encoder.encode(sseData('[DONE]')));
+        controller.close();
+        finish(false);
+      }
+    },
+    cancel: () => {
+      options.abortUpstream();
+      finish(true);
+    },
+  });
+};
+
+const safeParse = (data: string): unknown => {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+};

@@ -1,0 +1,48 @@
+import { AppError } from '../lib/app-error.js';
+import type { Adaptor, ChannelMeta } from './adaptors/adaptor.js';
+
+/** Statuses worth trying another channel for; a 400 (the request itself) never is. */
+export const isRetryableStatus = (status: number): boolean =>
+  status === 401 || status === 403 || status === 408 || status === 429 || status >= 500;
+
+/** Removes the channel's key and base URL from anything passed on to the client. */
+export const scrub = (text: string, channel: ChannelMeta): string => {
+  let out = text;
+  for (const secret of [channel.key, ...channel.key.split(/[|\n]/)].filter((part) => part.length >= 6))
+    out = out.split(secret).join('[redacted]');
+  if (channel.baseUrl) out = out.split(channel.baseUrl).join('[upstream]');
+  return out;
+};
+
+/** An upstream failure as the client sees it: the upstream status, OpenAI's error shape. */
+export const upstreamError = (
+  status: number,
+  raw: string,
+  adaptor: Adaptor,
+  channel: ChannelMeta,
+): AppError => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    parsed = undefined;
+  }
+  const info = adaptor.parseError(parsed);
+  const message = scrub(info?.message ?? `bad response status code ${status}`, channel);
+  return new AppError(
+    info?.code || 'bad_response_status_code',
+    message,
+    status,
+    info?.type || 'upstream_error',
+    String(status),
+  );
+};
+
+export class AttemptFailure extends Error {
+  constructor(
+    readonly error: AppError,
+    readonly retryable: boolean,
+  ) {
+    super(error.message);
+  }
+}

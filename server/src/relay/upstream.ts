@@ -1,0 +1,56 @@
+import { Agent, request, type Dispatcher } from 'undici';
+import type { UpstreamRequest } from './adaptors/adaptor.js';
+
+export interface UpstreamResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Dispatcher.ResponseData['body'];
+}
+
+/** One keep-alive connection pool for every upstream call; timeouts from RELAY_TIMEOUT (0 = none). */
+export const createUpstream = (timeoutSeconds: number) => {
+  const timeout = timeoutSeconds * 1000;
+  const agent = new Agent({
+    keepAliveTimeout: 30_000,
+    connections: 512,
+    headersTimeout: timeout,
+    bodyTimeout: timeout,
+    connect: { timeout: timeout > 0 ? Math.min(timeout, 30_000) : 30_000 },
+  });
+
+  const send = async (upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> => {
+    const response = await request(upstream.url, {
+      method: 'POST',
+      headers: upstream.headers,
+      body: upstream.body,
+      signal,
+      dispatcher: agent,
+    });
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (typeof value === 'string') headers[name] = value;
+      else if (Array.isArray(value) && value[0] !== undefined) headers[name] = value[0];
+    }
+    return { status: response.statusCode, headers, body: response.body };
+  };
+
+  return { send, close: () => agent.close() };
+};
+
+export type Upstream = ReturnType<typeof createUpstream>;
+
+/** Reads a whole upstream body, refusing more than `limit` bytes. */
+export const readAll = async (body: UpstreamResponse['body'], limit = 64 * 1024 * 1024): Promise<Buffer> => {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > limit) {
+      body.destroy();
+      throw new Error('the upstream response is too large');
+    }
+    parts.push(buffer);
+  }
+  return Buffer.concat(parts);
+};

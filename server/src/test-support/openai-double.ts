@@ -1,0 +1,195 @@
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { listenHandler, type Listening } from './listen.js';
+
+/** What the double received. */
+export interface RecordedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: Buffer;
+  readonly json: Record<string, unknown> | undefined;
+}
+
+export interface OpenAiDouble extends Listening {
+  readonly requests: RecordedRequest[];
+  /** Answer the next N requests with this status and OpenAI error body. */
+  failNext(count: number, status: number, message?: string): void;
+  /** Usage the double reports; `undefined` makes it omit usage entirely. */
+  usage: { prompt_tokens: number; completion_tokens: number } | undefined;
+  /** The reply text of chat completions. */
+  reply: string;
+  /** Delay between stream chunks, in ms. */
+  chunkDelayMs: number;
+  /** Set when a streaming client went away before the end. */
+  readonly aborted: { value: boolean };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const usageOf = (usage: OpenAiDouble['usage']) =>
+  usage && { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+
+/**
+ * A loopback double of OpenAI's API, answering in OpenAI's documented wire format: chat completions
+ * (JSON, and SSE streams whose final usage chunk comes only with stream_options.include_usage),
+ * completions, embeddings, moderations, images, speech and transcriptions.
+ */
+export const startOpenAiDouble = async (): Promise<OpenAiDouble> => {
+  const requests: RecordedRequest[] = [];
+  const failures: { status: number; message: string }[] = [];
+  const aborted = { value: false };
+  const state = {
+    usage: { prompt_tokens: 9, completion_tokens: 12 } as OpenAiDouble['usage'],
+    reply: 'Hello there, how may I assist you today?',
+    chunkDelayMs: 0,
+  };
+
+  const json = (response: ServerResponse, status: number, body: unknown) => {
+    response.writeHead(status, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(body));
+  };
+
+  const streamChat = async (response: ServerResponse, model: string, includeUsage: boolean) => {
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    response.on('close', () => {
+      if (!response.writableEnded) aborted.value = true;
+    });
+    const base = {
+      id: 'chatcmpl-123',
+      object: 'chat.completion.chunk',
+      created: 1694268190,
+      model,
+      system_fingerprint: 'fp_44709d6fcb',
+    };
+    const extra = includeUsage ? { usage: null } : {};
+    const words = state.reply.split(/(?<= )/);
+    const send = (chunk: unknown) => response.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    send({
+      ...base,
+      choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }],
+      ...extra,
+    });
+    for (const word of words) {
+      if (response.destroyed) return;
+      if (state.chunkDelayMs > 0) await sleep(state.chunkDelayMs);
+      send({
+        ...base,
+        choices: [{ index: 0, delta: { content: word }, logprobs: null, finish_reason: null }],
+        ...extra,
+      });
+    }
+    send({ ...base, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }], ...extra });
+    if (includeUsage && state.usage) send({ ...base, choices: [], usage: usageOf(state.usage) });
+    response.write('data: [DONE]\n\n');
+    response.end();
+  };
+
+  const server = await listenHandler(async (request, body, response) => {
+    let parsed: Record<string, unknown> | undefined;
+    try {
+      parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    } catch {
+      parsed = undefined;
+    }
+    const path = (request.url ?? '').split('?')[0] ?? '';
+    requests.push({ method: request.method ?? '', path, headers: request.headers, body, json: parsed });
+    const failure = failures.shift();
+    if (failure) {
+      json(response, failure.status, {
+        error: { message: failure.message, type: 'server_error', param: null, code: null },
+      });
+      return;
+    }
+    const model = typeof parsed?.['model'] === 'string' ? parsed['model'] : 'gpt-3.5-turbo';
+    if (path.endsWith('/chat/completions')) {
+      const options = parsed?.['stream_options'] as { include_usage?: boolean } | undefined;
+      if (parsed?.['stream'] === true) return streamChat(response, model, options?.include_usage === true);
+      return json(response, 200, {
+        id: 'chatcmpl-123',
+        object: 'chat.completion',
+        created: 1677652288,
+        model,
+        system_fingerprint: 'fp_44709d6fcb',
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: state.reply },
+            logprobs: null,
+            finish_reason: 'stop',
+          },
+        ],
+        ...(state.usage ? { usage: usageOf(state.usage) } : {}),
+      });
+    }
+    if (path.endsWith('/completions'))
+      return json(response, 200, {
+        id: 'cmpl-123',
+        object: 'text_completion',
+        created: 1589478378,
+        model,
+        choices: [{ text: state.reply, index: 0, logprobs: null, finish_reason: 'length' }],
+        ...(state.usage ? { usage: usageOf(state.usage) } : {}),
+      });
+    if (path.endsWith('/embeddings'))
+      return json(response, 200, {
+        object: 'list',
+        data: [{ object: 'embedding', embedding: [0.0023064255, -0.009327292, -0.0028842222], index: 0 }],
+        model,
+        usage: { prompt_tokens: 8, total_tokens: 8 },
+      });
+    if (path.endsWith('/moderations'))
+      return json(response, 200, {
+        id: 'modr-123',
+        model,
+        results: [{ flagged: false, categories: {}, category_scores: {} }],
+      });
+    if (path.endsWith('/images/generations'))
+      return json(response, 200, {
+        created: 1589478378,
+        data: [{ url: 'https://example.invalid/image.png', revised_prompt: 'a cat' }],
+      });
+    if (path.endsWith('/audio/speech')) {
+      response.writeHead(200, { 'content-type': 'audio/mpeg' });
+      response.end(Buffer.from('ID3fake-mp3-bytes'));
+      return;
+    }
+    if (path.endsWith('/audio/transcriptions') || path.endsWith('/audio/translations'))
+      return json(response, 200, { text: 'Imagine the wildest idea that you have ever had.' });
+    json(response, 404, {
+      error: {
+        message: `Invalid URL (POST ${path})`,
+        type: 'invalid_request_error',
+        param: null,
+        code: null,
+      },
+    });
+  });
+
+  return {
+    url: server.url,
+    close: () => server.close(),
+    requests,
+    aborted,
+    failNext: (count, status, message = 'The server had an error while processing your request.') => {
+      for (let index = 0; index < count; index += 1) failures.push({ status, message });
+    },
+    get usage() {
+      return state.usage;
+    },
+    set usage(value) {
+      state.usage = value;
+    },
+    get reply() {
+      return state.reply;
+    },
+    set reply(value) {
+      state.reply = value;
+    },
+    get chunkDelayMs() {
+      return state.chunkDelayMs;
+    },
+    set chunkDelayMs(value) {
+      state.chunkDelayMs = value;
+    },
+  };
+};
