@@ -1,13 +1,14 @@
+import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  resolve: { conditions: ['@sluice/source'] },
+  // Workspace packages resolve to their TypeScript sources in tests (no build needed first).
+  resolve: { conditions: ['@sluice/source', ...defaultClientConditions] },
+  ssr: { resolve: { conditions: ['@sluice/source', ...defaultServerConditions] } },
   test: {
     include: ['contract/src/**/*.test.ts', 'server/src/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Suites that share a PostgreSQL or MySQL database take turns; each SQLite suite has its own file.
-    fileParallelism: true,
   },
 });
