@@ -9,7 +9,7 @@ import { consoleStatic } from './api/console-static.js';
 import type { Metrics } from './api/metrics.js';
 import { loadSession } from './api/middleware/auth.js';
 import { rateLimit } from './api/middleware/rate-limit.js';
-import { API_ROUTES } from './api/api-routes.js';
+import { API_ROUTES, type RouteDeps } from './api/api-routes.js';
 import { relayRoutes, type RelayRouteDeps } from './relay/relay-routes.js';
 import type { Services } from './services/services.js';
 
@@ -19,6 +19,7 @@ export interface AppDeps {
   readonly metrics: Metrics;
   readonly startTime: number;
   readonly relay: RelayRouteDeps;
+  readonly relayApi: RouteDeps['relayApi'];
 }
 
 export const REQUEST_ID_HEADER = 'X-Oneapi-Request-Id';
@@ -74,7 +75,7 @@ export const createApp = (deps: AppDeps) => {
   );
   api.use('*', loadSession(services));
   for (const [path, build] of API_ROUTES)
-    api.route(path, build({ services, critical, startTime: deps.startTime }));
+    api.route(path, build({ services, critical, startTime: deps.startTime, relayApi: deps.relayApi }));
   app.route('/api', api);
   app.route('/v1', relayRoutes(deps.relay));
 

@@ -7,6 +7,7 @@ import { createRedisCache } from './cache/redis-cache.js';
 import type { Config } from './config/env.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrations/migrations.js';
+import type { AppError } from './lib/app-error.js';
 import { nowSeconds } from './lib/time.js';
 import { ensureRootUser } from './services/bootstrap.js';
 import { createOptionStore } from './services/option-store.js';
@@ -14,6 +15,10 @@ import { createServices, type Services } from './services/services.js';
 import { createBilling } from './relay/billing.js';
 import { createRelayIndex } from './relay/relay-index.js';
 import { createUpstream } from './relay/upstream.js';
+import { createChannelStatus } from './relay/channel-status.js';
+import { createChannelTestRunner } from './relay/channel-test-runner.js';
+import { shouldDisableChannel } from './relay/disable-rules.js';
+import { channelOperationRoutes, modelCatalogueRoutes } from './relay/relay-api-routes.js';
 
 export interface Sluice {
   readonly app: App;
@@ -65,12 +70,42 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       logger,
     });
     const pending = new Set<Promise<unknown>>();
+    /** Background work after a response: awaited on shutdown, its failure logged, never unhandled. */
     const track = (work: Promise<unknown>) => {
-      pending.add(work);
-      void work.finally(() => pending.delete(work));
+      const settled = work.then(
+        () => undefined,
+        (error: unknown) => logger.error({ err: error }, 'background work failed'),
+      );
+      pending.add(settled);
+      void settled.finally(() => pending.delete(settled));
     };
     const upstream = createUpstream(config.relayTimeoutSeconds);
+    const channelStatus = createChannelStatus({
+      db: main.db,
+      logDb: logs.db,
+      changes: services.changes,
+      logger,
+    });
+    const testTimeoutMs = (config.relayTimeoutSeconds || 30) * 1000;
+    const runner = createChannelTestRunner({
+      db: main.db,
+      upstream,
+      options,
+      status: channelStatus,
+      logger,
+      timeoutMs: testTimeoutMs,
+      track,
+    });
+    const relayApiDeps = { services, db: main.db, upstream, runner, testTimeoutMs };
+    const relayApi = {
+      models: modelCatalogueRoutes(relayApiDeps),
+      channelOperations: channelOperationRoutes(relayApiDeps),
+    };
     const relay = {
+      onChannelFailure: (channelId: number, error: AppError) => {
+        if (options.values.AutomaticDisableChannelEnabled && shouldDisableChannel(error))
+          track(channelStatus.disable(channelId, error.message));
+      },
       config,
       db: main.db,
       index: createRelayIndex(main.db, services.changes),
@@ -81,7 +116,14 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       logger,
       track,
     };
-    const app = createApp({ services, logger, metrics: createMetrics(), startTime: nowSeconds(), relay });
+    const app = createApp({
+      services,
+      logger,
+      metrics: createMetrics(),
+      startTime: nowSeconds(),
+      relay,
+      relayApi,
+    });
     const idle = async () => {
       while (pending.size > 0) await Promise.allSettled([...pending]);
     };

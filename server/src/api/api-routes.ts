@@ -18,6 +18,8 @@ export interface RouteDeps {
   /** The critical per-IP limiter (login, registration, verification, reset, OAuth). */
   readonly critical: MiddlewareHandler;
   readonly startTime: number;
+  /** Routes built by the relay (they call providers); api/ mounts them without importing the relay. */
+  readonly relayApi: { readonly models: Hono<AppEnv>; readonly channelOperations: Hono<AppEnv> };
 }
 
 /** The /api route table: one row per URL segment. */
@@ -29,6 +31,8 @@ export const API_ROUTES: readonly [path: string, build: (deps: RouteDeps) => Hon
   ['/user', (deps) => userAdminRoutes(deps.services)],
   ['/token', (deps) => tokenRoutes(deps.services)],
   ['/redemption', (deps) => redemptionRoutes(deps.services)],
+  ['/models', (deps) => deps.relayApi.models],
+  ['/channel', (deps) => deps.relayApi.channelOperations],
   ['/channel', (deps) => channelRoutes(deps.services)],
   ['/group', (deps) => groupRoutes(deps.services)],
   ['/topup', (deps) => adminTopUpRoutes(deps.services)],

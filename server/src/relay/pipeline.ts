@@ -19,6 +19,8 @@ export interface PipelineDeps {
   readonly billing: Billing;
   readonly upstream: Upstream;
   readonly logger: Logger;
+  /** Told of every failed attempt (automatic channel disabling). */
+  readonly onChannelFailure: (channelId: number, error: AppError) => void;
   /** Keeps settlements that run after the response, so shutdown and tests can wait for them. */
   readonly track: (work: Promise<unknown>) => void;
 }
@@ -128,6 +130,7 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
         throw error;
       }
       failure = error.error;
+      deps.onChannelFailure(candidate.row.id, error.error);
       deps.logger.warn(
         {
           requestId: call.requestId,

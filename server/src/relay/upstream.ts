@@ -34,7 +34,24 @@ export const createUpstream = (timeoutSeconds: number) => {
     return { status: response.statusCode, headers, body: response.body };
   };
 
-  return { send, close: () => agent.close() };
+  /** A small JSON GET (balances): the status and the parsed body (undefined when not JSON). */
+  const get = async (
+    url: string,
+    headers: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<{ status: number; json: unknown }> => {
+    const response = await request(url, { method: 'GET', headers, signal, dispatcher: agent });
+    const text = (await readAll(response.body, 1024 * 1024)).toString('utf8');
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: response.statusCode, json };
+  };
+
+  return { send, get, close: () => agent.close() };
 };
 
 export type Upstream = ReturnType<typeof createUpstream>;

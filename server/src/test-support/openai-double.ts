@@ -100,6 +100,17 @@ export const startOpenAiDouble = async (): Promise<OpenAiDouble> => {
       });
       return;
     }
+    if (path.endsWith('/dashboard/billing/subscription'))
+      return json(response, 200, {
+        object: 'billing_subscription',
+        has_payment_method: true,
+        hard_limit_usd: 100,
+        soft_limit_usd: 80,
+        system_hard_limit_usd: 100,
+        access_until: 0,
+      });
+    if (path.endsWith('/dashboard/billing/usage'))
+      return json(response, 200, { object: 'list', total_usage: 1234.5 });
     const model = typeof parsed?.['model'] === 'string' ? parsed['model'] : 'gpt-3.5-turbo';
     if (path.endsWith('/chat/completions')) {
       const options = parsed?.['stream_options'] as { include_usage?: boolean } | undefined;
