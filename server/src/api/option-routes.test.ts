@@ -116,7 +116,14 @@ describe.each(testDialects())('options and status on %s', (dialect) => {
     expect(options.size).toBe(list.length);
     const publicKeys = OPTION_KEYS.filter((key) => !isSecretOptionKey(key));
     expect([...options.keys()].sort()).toEqual([...publicKeys].sort());
-    for (const key of publicKeys) expect(options.get(key), key).toBe(OPTION_DEFINITIONS[key].defaultValue);
+    for (const key of publicKeys.filter((name) => name !== 'ModelRatio' && name !== 'CompletionRatio'))
+      expect(options.get(key), key).toBe(OPTION_DEFINITIONS[key].defaultValue);
+    // the ratio maps are shown merged over the built-in prices, as one-api shows them
+    expect(JSON.parse(options.get('ModelRatio') ?? '')).toMatchObject({
+      'gpt-4o': 2.5,
+      'gpt-3.5-turbo': 0.25,
+    });
+    expect(JSON.parse(options.get('CompletionRatio') ?? '')).toMatchObject({ 'deepseek-chat': 2 });
     expect(options.get('SystemName')).toBe('Sluice');
     expect(options.get('QuotaPerUnit')).toBe('500000');
     expect(options.get('PasswordLoginEnabled')).toBe('true');
@@ -192,7 +199,9 @@ describe.each(testDialects())('options and status on %s', (dialect) => {
         await expectRefused(key, value);
       const ratios = { default: 1, 'gpt-4o(1)': 2.5, free: 0 };
       await putOk(key, JSON.stringify(ratios));
-      expect(JSON.parse((await listed()).get(key) ?? '')).toEqual(ratios);
+      const shown: unknown = JSON.parse((await listed()).get(key) ?? '');
+      if (key === 'GroupRatio') expect(shown).toEqual(ratios);
+      else expect(shown).toMatchObject(ratios);
       expect(test.sluice.services.options.values[key as 'ModelRatio']).toEqual(ratios);
     },
   );

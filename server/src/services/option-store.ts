@@ -12,6 +12,7 @@ import type { Dialect } from '../db/dsn.js';
 import type { Tables } from '../db/tables.js';
 import { businessError } from '../lib/app-error.js';
 import { parseOptionValue, validateOptionValue, type OptionValues } from './option-values.js';
+import { mergedCompletionRatio, mergedModelRatio } from './ratio.js';
 
 const TOPIC = 'options';
 
@@ -58,6 +59,20 @@ const checkPrerequisites = (key: string, value: string, raw: ReadonlyMap<string,
   if (rule && value === 'true' && (raw.get(rule[0]) ?? '').trim() === '') throw businessError(rule[1]);
 };
 
+/**
+ * What the console sees of a value: the ratio maps merged over the built-in defaults (as one-api shows
+ * them), so an admin edits the prices in force rather than an empty object.
+ */
+const shown = (key: string, value: string): string => {
+  if (key !== 'ModelRatio' && key !== 'CompletionRatio') return value;
+  const custom = parseOptionValue(OPTION_DEFINITIONS[key], value) as Record<string, number>;
+  return JSON.stringify(
+    key === 'ModelRatio' ? mergedModelRatio(custom) : mergedCompletionRatio(custom),
+    null,
+    2,
+  );
+};
+
 export const createOptionStore = async (deps: OptionStoreDeps): Promise<OptionStore> => {
   let raw = defaults();
   let values = typed(raw);
@@ -91,7 +106,7 @@ export const createOptionStore = async (deps: OptionStoreDeps): Promise<OptionSt
     listPublic: () =>
       [...raw.entries()]
         .filter(([key]) => !isSecretOptionKey(key))
-        .map(([key, value]) => ({ key, value }))
+        .map(([key, value]) => ({ key, value: shown(key, value) }))
         .sort((left, right) => left.key.localeCompare(right.key)),
     update: async (key, value) => {
       const normalized = isOptionKey(key) ? validateOptionValue(key, OPTION_DEFINITIONS[key], value) : value;
