@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiDouble, type OpenAiDouble } from '../test-support/openai-double.js';
 import { startRelayFixture, type RelayFixture } from '../test-support/relay-fixture.js';
@@ -215,5 +216,44 @@ describe('relay: chat completions through the openai SDK', () => {
     });
     expect(files.status).toBe(501);
     expect(await files.json()).toMatchObject({ error: { code: 'api_not_implemented' } });
+  });
+});
+
+describe('relay: gzip-encoded request bodies', () => {
+  let fixture: RelayFixture;
+  let upstream: OpenAiDouble;
+  beforeAll(async () => {
+    upstream = await startOpenAiDouble();
+    fixture = await startRelayFixture('sqlite', { MAX_REQUEST_BODY_MB: '1' });
+    await fixture.channel({ name: 'gzip', base_url: upstream.url, models: 'gpt-4o' });
+  });
+  afterAll(async () => {
+    await fixture?.close();
+    await upstream?.close();
+  });
+
+  const send = (key: string, body: Uint8Array) =>
+    fetch(`${fixture.server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer sk-${key}`,
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+      },
+      body,
+    });
+
+  it('inflates a gzip body, refuses a broken one with 400 and a bomb with 413', async () => {
+    const user = await fixture.user();
+    const chat = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'zipped' }] });
+    const ok = await send(user.key, gzipSync(chat));
+    expect(ok.status).toBe(200);
+    expect(upstream.requests.at(-1)?.json?.['messages']).toEqual([{ role: 'user', content: 'zipped' }]);
+    expect((await send(user.key, new TextEncoder().encode('not gzip'))).status).toBe(400);
+    const bomb = gzipSync(
+      JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'a'.repeat(3 * 1024 * 1024) }] }),
+    );
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    expect((await send(user.key, bomb)).status).toBe(413);
   });
 });

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { CHANNEL_STATUS } from '@sluice/contract/statuses';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -41,6 +42,29 @@ const NOT_IMPLEMENTED = [
 ];
 
 const HEADERS_FOR_ADAPTORS = ['anthropic-version', 'anthropic-beta'];
+
+/** The body as sent, or inflated when the client sent it gzip-encoded (bounded like a plain body). */
+const readBody = async (c: Context<AppEnv>, limit: number): Promise<Uint8Array> => {
+  const raw = new Uint8Array(await c.req.arrayBuffer());
+  if ((c.req.header('content-encoding') ?? '').trim().toLowerCase() !== 'gzip') return raw;
+  try {
+    return gunzipSync(raw, { maxOutputLength: limit });
+  } catch (error) {
+    if (error instanceof RangeError)
+      throw relayError(
+        413,
+        'request_too_large',
+        `the request body is larger than ${limit} bytes`,
+        'invalid_request_error',
+      );
+    throw relayError(
+      400,
+      'invalid_gzip',
+      'the gzip-encoded body could not be decoded',
+      'invalid_request_error',
+    );
+  }
+};
 
 /** The OpenAI-compatible gateway under /v1. */
 export const relayRoutes = (deps: RelayRouteDeps) => {
@@ -89,7 +113,7 @@ export const relayRoutes = (deps: RelayRouteDeps) => {
   for (const route of RELAY_ROUTES) {
     routes.post(route.path.replace(/^\/v1/, ''), async (c) => {
       const auth = await authenticate(c);
-      const raw = new Uint8Array(await c.req.arrayBuffer());
+      const raw = await readBody(c, deps.config.maxRequestBodyBytes);
       const request = await readRelayRequest(
         route,
         raw,
