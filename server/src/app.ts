@@ -10,6 +10,7 @@ import type { Metrics } from './api/metrics.js';
 import { loadSession } from './api/middleware/auth.js';
 import { rateLimit } from './api/middleware/rate-limit.js';
 import { API_ROUTES, type RouteDeps } from './api/api-routes.js';
+import { billingRoutes } from './relay/billing-routes.js';
 import { relayRoutes, type RelayRouteDeps } from './relay/relay-routes.js';
 import type { Services } from './services/services.js';
 
@@ -77,6 +78,9 @@ export const createApp = (deps: AppDeps) => {
   for (const [path, build] of API_ROUTES)
     api.route(path, build({ services, critical, startTime: deps.startTime, relayApi: deps.relayApi }));
   app.route('/api', api);
+  const billing = billingRoutes(deps.relay);
+  app.route('/dashboard/billing', billing);
+  app.route('/v1/dashboard/billing', billing);
   app.route('/v1', relayRoutes(deps.relay));
 
   const serveConsole = consoleStatic(config.webDistPath || DEFAULT_WEB_DIST);
@@ -92,7 +96,7 @@ export const createApp = (deps: AppDeps) => {
   app.notFound((c) => openAiError(c, 404, `Invalid URL (${c.req.method} ${c.req.path})`));
 
   app.onError((error, c) => {
-    const onApi = !c.req.path.startsWith('/v1/');
+    const onApi = !c.req.path.startsWith('/v1/') && !c.req.path.startsWith('/dashboard/');
     if (error instanceof AppError) {
       if (!onApi) {
         return c.json(

@@ -72,6 +72,7 @@ export const testChannel = async (
     model: mapModel(row, model),
     stream: false,
     channel,
+    body: {},
     clientHeaders: {},
   };
   const request = adaptor.buildRequest(

@@ -171,15 +171,16 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
     const model = mapModel(row, request.model);
     const systemPrompt = request.mode === 'chat' ? (row.system_prompt ?? '').trim() : '';
     const channel = channelMetaOf(row, provider);
+    const body = systemPrompt ? withSystemPrompt(request.body, systemPrompt) : request.body;
     const meta: RelayRequestMeta = {
       mode: request.mode,
       path: request.path,
       model,
       stream: request.stream,
       channel,
+      body,
       clientHeaders: call.clientHeaders,
     };
-    const body = systemPrompt ? withSystemPrompt(request.body, systemPrompt) : request.body;
     const upstreamRequest = adaptor.buildRequest(body, meta);
     const multipart = request.mode === 'transcription' || request.mode === 'translation';
     const passthrough = adaptor.openAiFormat && model === request.model && !systemPrompt && !request.stream;

@@ -24,6 +24,8 @@ interface TokenFields {
   models: string;
   subnet: string;
   expired_time: number;
+  used_quota: number;
+  status: number;
 }
 
 export interface RelayUser {

@@ -31,6 +31,8 @@ export interface RelayRequestMeta {
   readonly model: string;
   readonly stream: boolean;
   readonly channel: ChannelMeta;
+  /** The client's request body (after the channel's system prompt), for what a response needs of it. */
+  readonly body: Readonly<Record<string, unknown>>;
   /** Request headers of the client that adaptors may honour (lower-case names). */
   readonly clientHeaders: Readonly<Record<string, string>>;
 }

@@ -1,5 +1,7 @@
 import type { Adaptor, ChannelMeta, RelayMode } from './adaptor.js';
+import { anthropicAdaptor } from './anthropic-adaptor.js';
 import { azureAdaptor } from './azure-adaptor.js';
+import { geminiAdaptor } from './gemini-adaptor.js';
 import { createOpenAiAdaptor, defaultUrl, type UrlBuilder } from './openai-adaptor.js';
 import { DEFAULT_MODELS } from './provider-models.js';
 
@@ -16,7 +18,9 @@ const compatible = (baseUrl: string, adaptor: Adaptor = openAi): Omit<Provider, 
   adaptor,
   baseUrl,
 });
-const native = (baseUrl: string): Omit<Provider, 'models'> => ({ baseUrl });
+/** The provider's own API: translated by its adaptor (none yet where Sluice has no adaptor). */
+const native = (baseUrl: string, adaptor?: Adaptor): Omit<Provider, 'models'> =>
+  adaptor ? { adaptor, baseUrl } : { baseUrl };
 
 const CHAT: readonly RelayMode[] = ['chat'];
 
@@ -55,7 +59,7 @@ const ROWS: Record<number, Omit<Provider, 'models'>> = {
   11: native('https://generativelanguage.googleapis.com'),
   12: compatible('https://api.api2gpt.com'),
   13: compatible('https://api.aigc2d.com'),
-  14: native('https://api.anthropic.com'),
+  14: native('https://api.anthropic.com', anthropicAdaptor),
   15: native('https://aip.baidubce.com'),
   16: native('https://open.bigmodel.cn'),
   17: native('https://dashscope.aliyuncs.com'),
@@ -71,7 +75,7 @@ const ROWS: Record<number, Omit<Provider, 'models'>> = {
   21: native('https://api.aiproxy.io'),
   22: compatible('https://fastgpt.run/api/openapi'),
   23: native('https://hunyuan.tencentcloudapi.com'),
-  24: native('https://generativelanguage.googleapis.com'),
+  24: native('https://generativelanguage.googleapis.com', geminiAdaptor),
   25: compatible('https://api.moonshot.cn'),
   26: compatible('https://api.baichuan-ai.com'),
   27: compatible(
