@@ -71,7 +71,10 @@ export const createApp = (deps: AppDeps) => {
     '*',
     bodyLimit({
       maxSize: API_BODY_LIMIT,
-      onError: (c) => c.json({ success: false, message: 'the request body is too large' }, 413),
+      onError: (c) => {
+        c.header('Connection', 'close');
+        return c.json({ success: false, message: 'the request body is too large' }, 413);
+      },
     }),
   );
   api.use('*', loadSession(services));

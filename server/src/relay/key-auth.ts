@@ -26,6 +26,15 @@ export const parseKey = (header: string | undefined): { key: string; channel?: s
   return channel === undefined ? { key } : { key, channel };
 };
 
+const freshRemain = async (db: Kysely<Tables>, token: TokenRow): Promise<number> => {
+  const row = await db
+    .selectFrom('tokens')
+    .select('remain_quota')
+    .where('id', '=', token.id)
+    .executeTakeFirst();
+  return row?.remain_quota ?? token.remain_quota;
+};
+
 /**
  * Authenticates a relay key as one-api does (§4.2): status, expiry (status 3 written), exhaustion
  * (status 4 written), subnet, banned user, the admin-only channel suffix.
@@ -37,8 +46,12 @@ export const authenticateKey = async (
 ): Promise<KeyAuth> => {
   const { key, channel } = parseKey(header);
   if (key === '') throw relayError(401, 'no_token', 'no token provided');
-  const token = await deps.index.token(key);
-  if (!token) throw relayError(401, 'invalid_token', 'invalid token');
+  const cached = await deps.index.token(key);
+  if (!cached) throw relayError(401, 'invalid_token', 'invalid token');
+  // A limited key's balance moves with every request on every instance: read it fresh, never cached.
+  const token = cached.unlimited_quota
+    ? cached
+    : { ...cached, remain_quota: await freshRemain(deps.db, cached) };
   const markStatus = async (status: number) => {
     await deps.db.updateTable('tokens').set({ status }).where('id', '=', token.id).execute();
     await deps.changes.emit({ kind: 'token', id: key });

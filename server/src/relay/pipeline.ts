@@ -68,12 +68,11 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
     unlimited: Boolean(auth.token.unlimited_quota),
   };
   const estimate = reservationFor(
-    request.mode,
+    request,
+    firstModel,
     promptTokens,
-    request.maxTokens,
     ratiosFor(firstModel, firstRow.type, group, options),
     options.PreConsumedQuota,
-    typeof request.body['input'] === 'string' ? request.body['input'] : '',
   );
   const quota = await deps.billing.userQuota(payer.userId);
   if (quota <= 0 || quota < estimate)

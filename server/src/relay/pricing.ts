@@ -19,19 +19,24 @@ export const ratiosFor = (
   group: groupRatio(group, options.GroupRatio),
 });
 
-/** What a request reserves before the call: (PreConsumedQuota + prompt + max_tokens) × ratios. */
+/**
+ * What a request reserves before the call: an image's full price, speech by input length, text
+ * (PreConsumedQuota + prompt + max_tokens) × ratios.
+ */
 export const reservationFor = (
-  mode: RelayMode,
+  request: { mode: RelayMode; body: Record<string, unknown>; maxTokens: number },
+  model: string,
   promptTokens: number,
-  maxTokens: number,
   ratios: Ratios,
   preConsumed: number,
-  speechInput: string,
 ): number => {
   const ratio = ratios.model * ratios.group;
-  if (mode === 'images') return 0;
-  if (mode === 'speech') return Math.ceil(Buffer.byteLength(speechInput) * ratio);
-  return Math.floor((preConsumed + promptTokens + maxTokens) * ratio);
+  if (request.mode === 'images') return imageQuota(model, request.body, ratios);
+  if (request.mode === 'speech') {
+    const input = request.body['input'];
+    return Math.ceil(Buffer.byteLength(typeof input === 'string' ? input : '') * ratio);
+  }
+  return Math.floor((preConsumed + promptTokens + request.maxTokens) * ratio);
 };
 
 /** one-api's image sizes: the cost factor of each size of each model (others cost 1). */

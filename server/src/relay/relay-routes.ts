@@ -77,12 +77,19 @@ export const relayRoutes = (deps: RelayRouteDeps) => {
     '*',
     bodyLimit({
       maxSize: deps.config.maxRequestBodyBytes,
-      onError: () => {
-        throw relayError(
+      // The unread rest of the body makes the connection unusable: tell the client to open a new one.
+      onError: (c) => {
+        c.header('Connection', 'close');
+        return c.json(
+          {
+            error: {
+              message: `the request body is larger than ${deps.config.maxRequestBodyBytes} bytes (request id: ${c.get('requestId')})`,
+              type: 'invalid_request_error',
+              param: '',
+              code: 'request_too_large',
+            },
+          },
           413,
-          'request_too_large',
-          `the request body is larger than ${deps.config.maxRequestBodyBytes} bytes`,
-          'invalid_request_error',
         );
       },
     }),
