@@ -11,6 +11,8 @@ import type { AppError } from './lib/app-error.js';
 import { nowSeconds } from './lib/time.js';
 import { ensureRootUser } from './services/bootstrap.js';
 import { createOptionStore } from './services/option-store.js';
+import { createQuotaReminder } from './services/quota-reminder.js';
+import { createRootNotifier } from './services/root-notifier.js';
 import { createServices, type Services } from './services/services.js';
 import { createBilling } from './relay/billing.js';
 import { createRelayIndex } from './relay/relay-index.js';
@@ -80,11 +82,23 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       void settled.finally(() => pending.delete(settled));
     };
     const upstream = createUpstream(config.relayTimeoutSeconds);
+    const rootNotifier = createRootNotifier({ db: main.db, options, mailer: services.mailer, logger, track });
+    const quotaReminder = createQuotaReminder({
+      db: main.db,
+      dialect: main.dialect,
+      options,
+      config,
+      changes: services.changes,
+      mailer: services.mailer,
+      logger,
+      track,
+    });
     const channelStatus = createChannelStatus({
       db: main.db,
       logDb: logs.db,
       changes: services.changes,
       logger,
+      notifyRoot: rootNotifier.notifyRoot,
     });
     const testTimeoutMs = (config.relayTimeoutSeconds || 30) * 1000;
     const runner = createChannelTestRunner({
@@ -106,6 +120,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
         if (options.values.AutomaticDisableChannelEnabled && shouldDisableChannel(error))
           track(channelStatus.disable(channelId, error.message));
       },
+      onQuotaChecked: quotaReminder.observe,
       config,
       db: main.db,
       index: createRelayIndex(main.db, services.changes),

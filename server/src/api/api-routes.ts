@@ -1,9 +1,11 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import type { Services } from '../services/services.js';
+import { accountMailRoutes } from './account-mail-routes.js';
 import type { AppEnv } from './app-env.js';
 import { channelRoutes } from './channel-routes.js';
 import { groupRoutes } from './group-routes.js';
 import { logRoutes } from './log-routes.js';
+import { oauthRoutes } from './oauth-routes.js';
 import { optionRoutes } from './option-routes.js';
 import { redemptionRoutes } from './redemption-routes.js';
 import { tokenRoutes } from './token-routes.js';
@@ -25,6 +27,7 @@ export interface RouteDeps {
 /** The /api route table: one row per URL segment. */
 export const API_ROUTES: readonly [path: string, build: (deps: RouteDeps) => Hono<AppEnv>][] = [
   ['/', (deps) => statusRoutes(deps.services.options, deps.startTime)],
+  ['/', (deps) => accountMailRoutes(deps.services, deps.critical)],
   ['/user', (deps) => userRoutes(deps.services, deps.critical)],
   ['/user', (deps) => userDashboardRoutes(deps.services)],
   ['/user', (deps) => userModelRoutes(deps.services)],
@@ -38,4 +41,5 @@ export const API_ROUTES: readonly [path: string, build: (deps: RouteDeps) => Hon
   ['/topup', (deps) => adminTopUpRoutes(deps.services)],
   ['/option', (deps) => optionRoutes(deps.services)],
   ['/log', (deps) => logRoutes(deps.services)],
+  ['/oauth', (deps) => oauthRoutes(deps.services, deps.critical)],
 ];

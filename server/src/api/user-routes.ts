@@ -10,6 +10,7 @@ import type { Services } from '../services/services.js';
 import { toLoginRecord } from '../services/user-record.js';
 import type { AppEnv } from './app-env.js';
 import { requireRole } from './middleware/auth.js';
+import { turnstileCheck } from './middleware/turnstile.js';
 import { clearSessionCookie, writeSessionCookie } from './middleware/session-cookie.js';
 import { ok, readJson } from './respond.js';
 
@@ -36,7 +37,7 @@ export const userRoutes = (services: Services, critical: MiddlewareHandler) => {
     return ok(c);
   });
 
-  routes.post('/register', critical, async (c) => {
+  routes.post('/register', critical, turnstileCheck(services), async (c) => {
     await services.users.register(await readJson(c, registerRequestSchema));
     return ok(c);
   });

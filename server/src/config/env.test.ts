@@ -45,6 +45,11 @@ describe('readConfig', () => {
       relayTimeoutSeconds: 0,
       maxRequestBodyBytes: 32 * 1024 * 1024,
       trustProxy: false,
+      githubOAuthUrl: 'https://github.com',
+      githubApiUrl: 'https://api.github.com',
+      larkOpenUrl: 'https://open.feishu.cn',
+      larkPassportUrl: 'https://passport.feishu.cn',
+      turnstileVerifyUrl: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

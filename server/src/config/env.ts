@@ -25,6 +25,12 @@ export interface Config {
   readonly relayTimeoutSeconds: number;
   readonly maxRequestBodyBytes: number;
   readonly trustProxy: boolean;
+  /** Provider endpoints of third-party login and the human check (tests point them at doubles). */
+  readonly githubOAuthUrl: string;
+  readonly githubApiUrl: string;
+  readonly larkOpenUrl: string;
+  readonly larkPassportUrl: string;
+  readonly turnstileVerifyUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -88,6 +94,12 @@ const rootToken = z
     'must be 8-48 letters, digits, - or _',
   );
 
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((value) => /^https?:\/\/[^\s/]+/.test(value), 'must be an http:// or https:// URL')
+  .transform((value) => value.replace(/\/+$/, ''));
+
 const secret = z
   .string()
   .refine((value) => value !== 'random_string', 'must not be the placeholder random_string');
@@ -116,6 +128,14 @@ const variables = {
   RELAY_TIMEOUT: { schema: nonNegativeInt, fallback: '0' },
   MAX_REQUEST_BODY_MB: { schema: nonNegativeInt.refine((v) => v >= 1, 'must be ≥ 1'), fallback: '32' },
   TRUST_PROXY: { schema: bool, fallback: 'false' },
+  GITHUB_OAUTH_URL: { schema: httpUrl, fallback: 'https://github.com' },
+  GITHUB_API_URL: { schema: httpUrl, fallback: 'https://api.github.com' },
+  LARK_OPEN_URL: { schema: httpUrl, fallback: 'https://open.feishu.cn' },
+  LARK_PASSPORT_URL: { schema: httpUrl, fallback: 'https://passport.feishu.cn' },
+  TURNSTILE_VERIFY_URL: {
+    schema: httpUrl,
+    fallback: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+  },
 } as const;
 
 type VariableName = keyof typeof variables;
@@ -173,5 +193,10 @@ export const readConfig = (
     relayTimeoutSeconds: values.RELAY_TIMEOUT,
     maxRequestBodyBytes: values.MAX_REQUEST_BODY_MB * 1024 * 1024,
     trustProxy: values.TRUST_PROXY,
+    githubOAuthUrl: values.GITHUB_OAUTH_URL,
+    githubApiUrl: values.GITHUB_API_URL,
+    larkOpenUrl: values.LARK_OPEN_URL,
+    larkPassportUrl: values.LARK_PASSPORT_URL,
+    turnstileVerifyUrl: values.TURNSTILE_VERIFY_URL,
   });
 };

@@ -14,6 +14,8 @@ export const createChannelStatus = (deps: {
   logDb: Kysely<Tables>;
   changes: ChangeFeed;
   logger: Logger;
+  /** Tells root (message pusher, else email); returns at once, delivery runs in the background. */
+  notifyRoot?: (title: string, content: string) => void;
 }) => {
   const move = async (
     channelId: number,
@@ -59,6 +61,7 @@ export const createChannelStatus = (deps: {
         content,
       });
     await deps.changes.emit({ kind: 'channel', id: channelId });
+    deps.notifyRoot?.(`channel ${channel?.name ?? ''} (#${channelId}) was ${verb}`, content);
     return true;
   };
   return {

@@ -21,6 +21,8 @@ export interface PipelineDeps {
   readonly logger: Logger;
   /** Told of every failed attempt (automatic channel disabling). */
   readonly onChannelFailure: (channelId: number, error: AppError) => void;
+  /** Told the payer's fresh quota and the request's estimated cost before each request (quota reminders). */
+  readonly onQuotaChecked?: (userId: number, quota: number, estimate: number) => void;
   /** Keeps settlements that run after the response, so shutdown and tests can wait for them. */
   readonly track: (work: Promise<unknown>) => void;
 }
@@ -75,6 +77,7 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
     options.PreConsumedQuota,
   );
   const quota = await deps.billing.userQuota(payer.userId);
+  deps.onQuotaChecked?.(payer.userId, quota, estimate);
   if (quota <= 0 || quota < estimate)
     throw relayError(403, 'insufficient_user_quota', 'user quota is not enough');
   const trusted = quota > 100 * estimate && (payer.unlimited || auth.token.remain_quota > 100 * estimate);

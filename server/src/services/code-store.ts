@@ -3,14 +3,14 @@ import type { Dialect } from '../db/dsn.js';
 import type { Tables } from '../db/tables.js';
 import { nowSeconds } from '../lib/time.js';
 
-export type CodePurpose = 'verify' | 'reset';
+export type CodePurpose = 'verify' | 'reset' | 'oauth';
 
 /** Codes are valid 10 minutes (one-api). */
 export const CODE_TTL_SECONDS = 10 * 60;
 
 /**
- * Single-use, expiring codes (email verification, password reset) in the database, so that any
- * instance can check a code another instance sent.
+ * Single-use, expiring codes (email verification, password reset, OAuth state) in the database, so
+ * that any instance can check a code another instance sent.
  */
 export const createCodeStore = (db: Kysely<Tables>, dialect: Dialect) => ({
   put: async (

@@ -1,7 +1,11 @@
+import { createAccountMailService } from './account-mail-service.js';
 import { createChangeFeed } from './change-feed.js';
 import { createChannelService } from './channel-service.js';
 import { createCodeStore } from './code-store.js';
+import { createHumanCheck } from './human-check.js';
 import { createLogService } from './log-service.js';
+import { createMailer } from './mailer.js';
+import { createOAuthService } from './oauth-service.js';
 import type { ServiceDeps } from './service-deps.js';
 import { createSessionStore } from './session-store.js';
 import { createQuotaService } from './quota-service.js';
@@ -24,6 +28,10 @@ export const createServices = (deps: ServiceDeps) => {
   const logs = createLogService(deps);
   const usage = createUsageService(deps);
   const quota = createQuotaService({ db: deps.db, logDb: deps.logDb, options: deps.options, changes });
+  const mailer = createMailer(deps.options);
+  const accountMail = createAccountMailService(deps, codes, mailer, changes);
+  const oauth = createOAuthService(deps, codes, changes);
+  const humanCheck = createHumanCheck(deps);
   return {
     deps,
     options: deps.options,
@@ -38,6 +46,10 @@ export const createServices = (deps: ServiceDeps) => {
     quota,
     logs,
     usage,
+    mailer,
+    accountMail,
+    oauth,
+    humanCheck,
   };
 };
 
