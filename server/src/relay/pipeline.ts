@@ -46,6 +46,14 @@ const promptTokensOf = (request: RelayRequest, model: string, approximate: boole
   return 0;
 };
 
+/** About four bytes a token: enough to size a reservation without running a tokenizer. */
+const estimatePromptTokens = (request: RelayRequest): number => {
+  const field = request.mode === 'chat' ? 'messages' : request.mode === 'completions' ? 'prompt' : 'input';
+  const value = request.body[field];
+  if (value === undefined) return 0;
+  return Math.ceil(Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value)) / 4);
+};
+
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 /** Runs one relay request through its channels in order; returns the client's response. */
@@ -63,7 +71,11 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
     );
   const firstModel = mapModel(firstRow, request.model);
   const approximate = options.ApproximateTokenEnabled;
-  const promptTokens = promptTokensOf(request, firstModel, approximate);
+  // The reservation only needs an estimate (it is settled against the real usage); the tokenizer runs
+  // only when an upstream gives no usage, which keeps its CPU and its tables off the hot path.
+  const promptEstimate = estimatePromptTokens(request);
+  let counted: number | undefined;
+  const localPromptTokens = (): number => (counted ??= promptTokensOf(request, firstModel, approximate));
   const payer: Payer = {
     userId: auth.user.id,
     tokenId: auth.token.id,
@@ -72,7 +84,7 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
   const estimate = reservationFor(
     request,
     firstModel,
-    promptTokens,
+    promptEstimate,
     ratiosFor(firstModel, firstRow.type, group, options),
     options.PreConsumedQuota,
   );
@@ -227,14 +239,17 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
     const reset = systemPrompt !== '';
     const usageOrCount = (usage: Usage | undefined, text: string): Usage => {
       if (usage && usage.total_tokens > 0) {
-        if (usage.prompt_tokens === 0 && request.mode === 'chat')
+        if (usage.prompt_tokens === 0 && request.mode === 'chat') {
+          const promptTokens = localPromptTokens();
           return {
             prompt_tokens: promptTokens,
             completion_tokens: Math.max(0, usage.total_tokens - promptTokens),
             total_tokens: usage.total_tokens,
           };
+        }
         return usage;
       }
+      const promptTokens = localPromptTokens();
       const completion = countTextTokens(text, model, approximate);
       return {
         prompt_tokens: promptTokens,

@@ -26,7 +26,7 @@ export const ratiosFor = (
 export const reservationFor = (
   request: { mode: RelayMode; body: Record<string, unknown>; maxTokens: number },
   model: string,
-  promptTokens: number,
+  promptEstimate: number,
   ratios: Ratios,
   preConsumed: number,
 ): number => {
@@ -36,7 +36,7 @@ export const reservationFor = (
     const input = request.body['input'];
     return Math.ceil(Buffer.byteLength(typeof input === 'string' ? input : '') * ratio);
   }
-  return Math.floor((preConsumed + promptTokens + request.maxTokens) * ratio);
+  return Math.floor((preConsumed + promptEstimate + request.maxTokens) * ratio);
 };
 
 /** one-api's image sizes: the cost factor of each size of each model (others cost 1). */

@@ -1,5 +1,26 @@
-import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { createRequire } from 'node:module';
+
+type Counter = (text: string) => number;
+
+/**
+ * The BPE tables weigh ~90 MB and take ~300 ms to load, and the relay needs them only when an
+ * upstream gives no usage: each encoding is loaded on its first use.
+ */
+const load = (() => {
+  const require = createRequire(import.meta.url);
+  const loaded = new Map<string, Counter>();
+  return (encoding: 'cl100k_base' | 'o200k_base'): Counter => {
+    let counter = loaded.get(encoding);
+    if (!counter) {
+      counter = (require(`gpt-tokenizer/encoding/${encoding}`) as { countTokens: Counter }).countTokens;
+      loaded.set(encoding, counter);
+    }
+    return counter;
+  };
+})();
+
+const countCl100k: Counter = (text) => load('cl100k_base')(text);
+const countO200k: Counter = (text) => load('o200k_base')(text);
 
 /**
  * Every BPE tokenizer is super-linear on long unbroken runs, so text is counted in pieces of at most
