@@ -6,7 +6,12 @@ export default defineConfig({
   resolve: { conditions: ['@sluice/source', ...defaultClientConditions] },
   ssr: { resolve: { conditions: ['@sluice/source', ...defaultServerConditions] } },
   test: {
-    include: ['contract/src/**/*.test.ts', 'server/src/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
+    include: [
+      'contract/src/**/*.test.ts',
+      'server/src/**/*.test.ts',
+      'web/src/**/*.test.{ts,tsx}',
+      'e2e/**/*.test.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

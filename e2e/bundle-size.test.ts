@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { WEB_DIST } from './support/harness.js';
+
+/** The console's initial JavaScript: the entry module and every module it preloads. */
+export const initialScripts = (html: string): string[] =>
+  [...html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="\/([^"]+\.js)"/g)].map(
+    (match) => match[1] ?? '',
+  );
+
+describe('console bundle', () => {
+  it('loads at most 300 KB of gzipped JavaScript before the first screen', () => {
+    const scripts = initialScripts(readFileSync(join(WEB_DIST, 'index.html'), 'utf8'));
+    expect(scripts.length).toBeGreaterThan(0);
+    const bytes = scripts.reduce((sum, file) => sum + gzipSync(readFileSync(join(WEB_DIST, file))).length, 0);
+    console.info(`initial JavaScript: ${scripts.length} files, ${(bytes / 1024).toFixed(1)} KB gzipped`);
+    expect(bytes).toBeLessThanOrEqual(300 * 1024);
+  });
+});

@@ -1,0 +1,77 @@
+import {
+  IconChartBar,
+  IconHome,
+  IconInfoCircle,
+  IconKey,
+  IconList,
+  IconMessageChatbot,
+  IconNetwork,
+  IconSettings,
+  IconTicket,
+  IconUsers,
+  IconWallet,
+  type Icon,
+} from '@tabler/icons-react';
+
+/** Translation keys of the navigation items (nav.<key>). */
+export type NavKey =
+  | 'home'
+  | 'chat'
+  | 'dashboard'
+  | 'channel'
+  | 'token'
+  | 'redemption'
+  | 'topup'
+  | 'user'
+  | 'log'
+  | 'setting'
+  | 'about';
+
+export interface NavItem {
+  readonly key: NavKey;
+  readonly path: string;
+  readonly icon: Icon;
+  /** Shown to admins only (spec §2, §6). */
+  readonly adminOnly?: boolean;
+  /** Shown only when a chat link is configured (spec §2: inserted after Home). */
+  readonly needsChatLink?: boolean;
+  /** Other paths that belong to this item, and paths under it that do not. */
+  readonly alsoActiveOn?: readonly string[];
+  readonly notActiveOn?: readonly string[];
+}
+
+/** The navigation bar of spec §2, in order; Dashboard is the console's addition. */
+export const NAV_ITEMS: readonly NavItem[] = [
+  { key: 'home', path: '/', icon: IconHome },
+  { key: 'chat', path: '/chat', icon: IconMessageChatbot, needsChatLink: true },
+  { key: 'dashboard', path: '/dashboard', icon: IconChartBar },
+  { key: 'channel', path: '/channel', icon: IconNetwork, adminOnly: true },
+  { key: 'token', path: '/token', icon: IconKey },
+  { key: 'redemption', path: '/redemption', icon: IconTicket, adminOnly: true },
+  { key: 'topup', path: '/topup', icon: IconWallet },
+  {
+    key: 'user',
+    path: '/user',
+    icon: IconUsers,
+    adminOnly: true,
+    notActiveOn: ['/user/edit', '/user/reset'],
+  },
+  { key: 'log', path: '/log', icon: IconList },
+  { key: 'setting', path: '/setting', icon: IconSettings, alsoActiveOn: ['/user/edit'] },
+  { key: 'about', path: '/about', icon: IconInfoCircle },
+];
+
+/** The items this visitor sees. */
+export const visibleNavItems = (options: { isAdmin: boolean; chatLink: string }): NavItem[] =>
+  NAV_ITEMS.filter(
+    (item) => (!item.adminOnly || options.isAdmin) && (!item.needsChatLink || options.chatLink !== ''),
+  );
+
+/** True when `pathname` belongs to the item (its path or below it; Home only exactly; /user/edit is Settings). */
+export const isActiveItem = (item: NavItem, pathname: string): boolean => {
+  if (item.alsoActiveOn?.includes(pathname)) return true;
+  if (item.notActiveOn?.includes(pathname)) return false;
+  return item.path === '/'
+    ? pathname === '/'
+    : pathname === item.path || pathname.startsWith(`${item.path}/`);
+};

@@ -1,0 +1,78 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../i18n/i18n.js';
+import { createQueryClient } from '../lib/query-client.js';
+import { writeStorage } from '../lib/storage.js';
+import { Providers } from './providers.js';
+import { ROUTES } from './router.js';
+import { RouterErrorPage } from './status-screens.js';
+
+const renderAt = (path: string, routes = ROUTES) => {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <Providers queryClient={createQueryClient(() => undefined)}>
+      <RouterProvider router={router} />
+    </Providers>,
+  );
+  return router;
+};
+
+describe('the route table (spec §2)', () => {
+  beforeEach(async () => {
+    localStorage.clear();
+    await i18n.changeLanguage('en');
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(new Response(JSON.stringify({ success: true, message: '', data: [] })))),
+    );
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('sends a visitor without a stored user from a guarded route to /login, remembering the origin', async () => {
+    const router = renderAt('/log?p=1');
+    expect(await screen.findByTestId('login-page')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(router.state.location.state).toMatchObject({ from: { pathname: '/log', search: '?p=1' } });
+  });
+
+  it('shows the not-found screen for any other path', async () => {
+    renderAt('/no/such/page');
+    expect(await screen.findByText('The page does not exist')).toBeTruthy();
+    expect(screen.getByText('Please check that the address in your browser is correct.')).toBeTruthy();
+  });
+
+  it('refuses admin routes to ordinary users and hides their menu items', async () => {
+    writeStorage('user', { id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1 });
+    renderAt('/channel');
+    expect(await screen.findByTestId('forbidden')).toBeTruthy();
+    const nav = within(screen.getByTestId('nav'));
+    expect(nav.queryByText('Channels')).toBeNull();
+    expect(nav.getByText('Tokens')).toBeTruthy();
+    expect(screen.getByTestId('user-menu').textContent).toContain('alice');
+  });
+
+  it('lets admins open admin routes', async () => {
+    writeStorage('user', { id: 1, username: 'root', display_name: 'Root', role: 100, status: 1 });
+    renderAt('/channel');
+    expect(await screen.findByTestId('placeholder-screen')).toBeTruthy();
+    expect(within(screen.getByTestId('nav')).getByText('Channels')).toBeTruthy();
+  });
+
+  it("shows the router's failure page when a screen cannot load", async () => {
+    renderAt('/', [
+      {
+        path: '/',
+        errorElement: <RouterErrorPage />,
+        hydrateFallbackElement: <p />,
+        lazy: () => Promise.reject(new Error('Loading chunk failed')),
+      },
+    ]);
+    expect(await screen.findByText('Unexpected Application Error!')).toBeTruthy();
+    expect(screen.getByText('Loading chunk failed')).toBeTruthy();
+  });
+});

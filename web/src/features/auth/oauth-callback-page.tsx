@@ -1,0 +1,70 @@
+import { Center, Loader, Stack, Text } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { handleError } from '../../lib/error-handler.js';
+import { signIn } from '../../lib/session.js';
+import { showSuccess } from '../../lib/toast.js';
+import { finishOAuth, type OAuthProvider } from './auth-api.js';
+
+/** Attempts before giving up; attempt n waits 2 s × n before it (spec §9). */
+export const OAUTH_MAX_ATTEMPTS = 3;
+export const OAUTH_RETRY_STEP_MS = 2000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The third-party callback (spec §2): sends code and state. 'bind' → /setting; a user → stored, /.
+ * A failure shows its message once, then retries after 2 s × the attempt number; when every attempt
+ * failed the visitor goes to /setting (a failed bind starts there).
+ */
+const OAuthCallback = ({ provider }: { provider: OAuthProvider }) => {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [prompt, setPrompt] = useState(t('oauth.processing'));
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const code = params.get('code') ?? '';
+    const state = params.get('state') ?? '';
+    const run = async () => {
+      for (let attempt = 1; attempt <= OAUTH_MAX_ATTEMPTS; attempt += 1) {
+        try {
+          const result = await finishOAuth(provider, code, state);
+          if (result.bound) {
+            showSuccess(t('oauth.bound'));
+            await navigate('/setting');
+          } else {
+            signIn(result.user);
+            showSuccess(t('auth.loginSuccess'));
+            await navigate('/');
+          }
+          return;
+        } catch (error) {
+          if (attempt === 1) handleError(error);
+          if (attempt === OAUTH_MAX_ATTEMPTS) break;
+          setPrompt(t('oauth.retrying', { attempt }));
+          await sleep(OAUTH_RETRY_STEP_MS * attempt);
+        }
+      }
+      setPrompt(t('oauth.failed'));
+      await navigate('/setting');
+    };
+    void run();
+  }, [navigate, params, provider, t]);
+
+  return (
+    <Center py={80}>
+      <Stack align="center" gap="sm" data-testid="oauth-callback">
+        <Loader />
+        <Text c="dimmed">{prompt}</Text>
+      </Stack>
+    </Center>
+  );
+};
+
+export const GitHubCallbackPage = () => <OAuthCallback provider="github" />;
+export const LarkCallbackPage = () => <OAuthCallback provider="lark" />;

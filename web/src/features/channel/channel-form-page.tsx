@@ -1,0 +1,8 @@
+import { useTranslation } from 'react-i18next';
+import { PlaceholderScreen } from '../../components/placeholder-screen.js';
+
+/** Placeholder until the admin screens land (spec §2: channel form). */
+export const ChannelFormPage = () => {
+  const { t } = useTranslation();
+  return <PlaceholderScreen title={t('nav.channel')} />;
+};

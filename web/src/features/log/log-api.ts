@@ -1,0 +1,42 @@
+import { logSchema, logStatSchema } from '@sluice/contract/schemas/log';
+import { z } from 'zod';
+import { api, apiDownload, type Query } from '../../lib/api-client.js';
+
+/** The filters of the logs screen; `username` and `channel` are sent for admins only (spec §6). */
+export interface LogFilters {
+  readonly type: number;
+  readonly token_name: string;
+  readonly model_name: string;
+  /** Epoch seconds; 0 = not set. */
+  readonly start_timestamp: number;
+  readonly end_timestamp: number;
+  readonly username: string;
+  /** Channel id; 0 = any. */
+  readonly channel: number;
+}
+
+/** The query of a filter set: admins read /api/log/*, everyone else /api/log/self/*. */
+export const logQuery = (filters: LogFilters, admin: boolean): Query => ({
+  type: filters.type,
+  token_name: filters.token_name.trim(),
+  model_name: filters.model_name.trim(),
+  start_timestamp: filters.start_timestamp,
+  end_timestamp: filters.end_timestamp,
+  ...(admin ? { username: filters.username.trim(), channel: filters.channel || '' } : {}),
+});
+
+const base = (admin: boolean) => (admin ? '/api/log' : '/api/log/self');
+
+export const listLogs = (filters: LogFilters, admin: boolean, page: number) =>
+  api.get(`${base(admin)}/`, z.array(logSchema), { ...logQuery(filters, admin), p: page });
+
+export const logStat = (filters: LogFilters, admin: boolean) =>
+  api.get(`${base(admin)}/stat`, logStatSchema, logQuery(filters, admin));
+
+/** CSV of the filtered rows (GET /api/log/export or /api/log/self/export). */
+export const exportLogs = (filters: LogFilters, admin: boolean) =>
+  apiDownload(`${base(admin)}/export`, logQuery(filters, admin), 'logs.csv');
+
+/** DELETE /api/log/?target_timestamp=: data is the number of rows deleted. */
+export const deleteLogsBefore = (seconds: number) =>
+  api.del('/api/log/', z.number(), { target_timestamp: seconds });

@@ -1,0 +1,45 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from 'vitest';
+import { logQuery } from './log-api.js';
+import {
+  DEFAULT_CLEANUP_AGE_SECONDS,
+  defaultLogFilters,
+  fromLocalInput,
+  toLocalInput,
+} from './log-filter-model.js';
+
+describe('log filters', () => {
+  it('default to epoch 0 until now plus one hour', () => {
+    const now = Date.UTC(2024, 0, 1);
+    expect(defaultLogFilters(now)).toMatchObject({
+      type: 0,
+      start_timestamp: 0,
+      end_timestamp: now / 1000 + 3600,
+    });
+  });
+
+  it('send username and channel for admins only', () => {
+    const filters = { ...defaultLogFilters(0), token_name: ' key ', username: 'bob', channel: 3 };
+    expect(logQuery(filters, false)).toEqual({
+      type: 0,
+      token_name: 'key',
+      model_name: '',
+      start_timestamp: 0,
+      end_timestamp: 3600,
+    });
+    expect(logQuery(filters, true)).toMatchObject({ username: 'bob', channel: 3 });
+    expect(logQuery({ ...filters, channel: 0 }, true)).toMatchObject({ channel: '' });
+  });
+
+  it('convert the time fields', () => {
+    const seconds = new Date(2024, 1, 2, 3, 4).getTime() / 1000;
+    expect(toLocalInput(seconds)).toBe('2024-02-02T03:04');
+    expect(fromLocalInput('2024-02-02T03:04')).toBe(seconds);
+    expect(toLocalInput(0)).toBe('');
+    expect(fromLocalInput('')).toBe(0);
+  });
+
+  it('clean up 30 days back by default', () => {
+    expect(DEFAULT_CLEANUP_AGE_SECONDS).toBe(30 * 24 * 3600);
+  });
+});

@@ -1,0 +1,100 @@
+import { Button, Group, NumberInput, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { IconDownload, IconSearch } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { LogFilters } from './log-api.js';
+import { fromLocalInput, LOG_TYPES, toLocalInput } from './log-filter-model.js';
+
+/** The filter form: type, token, model, time range, and for admins username and channel. */
+export const LogFilterForm = ({
+  initial,
+  admin,
+  onApply,
+  onExport,
+  exporting,
+}: {
+  initial: LogFilters;
+  admin: boolean;
+  onApply: (filters: LogFilters) => void;
+  onExport: (filters: LogFilters) => void;
+  exporting: boolean;
+}) => {
+  const { t } = useTranslation();
+  const [form, setForm] = useState(initial);
+  const set = <K extends keyof LogFilters>(key: K, value: LogFilters[K]) =>
+    setForm((current) => ({ ...current, [key]: value }));
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        onApply(form);
+      }}
+      data-testid="log-filters"
+    >
+      <SimpleGrid cols={{ base: 1, xs: 2, md: admin ? 4 : 3 }} spacing="sm" verticalSpacing="xs">
+        <TextInput
+          label={t('log.tokenName')}
+          value={form.token_name}
+          onChange={(event) => set('token_name', event.currentTarget.value)}
+        />
+        <TextInput
+          label={t('log.modelName')}
+          value={form.model_name}
+          onChange={(event) => set('model_name', event.currentTarget.value)}
+        />
+        <Select
+          label={t('log.type')}
+          value={String(form.type)}
+          allowDeselect={false}
+          onChange={(value) => set('type', Number(value ?? 0))}
+          data={LOG_TYPES.map((type) => ({ value: String(type.value), label: t(`log.types.${type.key}`) }))}
+          data-testid="log-type"
+        />
+        <TextInput
+          type="datetime-local"
+          label={t('log.startTime')}
+          value={toLocalInput(form.start_timestamp)}
+          onChange={(event) => set('start_timestamp', fromLocalInput(event.currentTarget.value))}
+        />
+        <TextInput
+          type="datetime-local"
+          label={t('log.endTime')}
+          value={toLocalInput(form.end_timestamp)}
+          onChange={(event) => set('end_timestamp', fromLocalInput(event.currentTarget.value))}
+        />
+        {admin && (
+          <>
+            <TextInput
+              label={t('log.username')}
+              value={form.username}
+              onChange={(event) => set('username', event.currentTarget.value)}
+              data-testid="log-username"
+            />
+            <NumberInput
+              label={t('log.channelId')}
+              value={form.channel || ''}
+              min={0}
+              allowDecimal={false}
+              onChange={(value) => set('channel', typeof value === 'number' ? value : 0)}
+              data-testid="log-channel"
+            />
+          </>
+        )}
+      </SimpleGrid>
+      <Group mt="sm" gap="xs">
+        <Button type="submit" leftSection={<IconSearch size={16} />} data-testid="log-search">
+          {t('log.query')}
+        </Button>
+        <Button
+          variant="default"
+          leftSection={<IconDownload size={16} />}
+          loading={exporting}
+          onClick={() => onExport(form)}
+          data-testid="log-export"
+        >
+          {t('log.exportCsv')}
+        </Button>
+      </Group>
+    </form>
+  );
+};

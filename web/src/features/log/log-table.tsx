@@ -1,0 +1,68 @@
+import { Badge, Table, Text, Tooltip } from '@mantine/core';
+import type { Log } from '@sluice/contract/schemas/log';
+import { useTranslation } from 'react-i18next';
+import { ResponsiveTable } from '../../components/responsive-table.js';
+import { formatTimestamp, truncate, useQuotaFormatter } from '../../lib/format.js';
+import { LOG_TYPES } from './log-filter-model.js';
+
+const LogType = ({ type }: { type: number }) => {
+  const { t } = useTranslation();
+  const entry = LOG_TYPES.find((candidate) => candidate.value === type && candidate.value !== 0);
+  return (
+    <Badge color={entry?.color ?? 'dark'} variant="light">
+      {entry ? t(`log.types.${entry.key}`) : t('log.types.unknown')}
+    </Badge>
+  );
+};
+
+/** The log rows; channel and user columns for admins only. */
+export const LogTable = ({ logs, admin }: { logs: Log[]; admin: boolean }) => {
+  const { t } = useTranslation();
+  const formatQuota = useQuotaFormatter();
+  return (
+    <ResponsiveTable minWidth={admin ? 1200 : 1000}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{t('log.time')}</Table.Th>
+          {admin && <Table.Th>{t('log.channel')}</Table.Th>}
+          {admin && <Table.Th>{t('log.user')}</Table.Th>}
+          <Table.Th>{t('log.token')}</Table.Th>
+          <Table.Th>{t('log.type')}</Table.Th>
+          <Table.Th>{t('log.model')}</Table.Th>
+          <Table.Th>{t('log.promptTokens')}</Table.Th>
+          <Table.Th>{t('log.completionTokens')}</Table.Th>
+          <Table.Th>{t('log.quota')}</Table.Th>
+          <Table.Th>{t('log.detail')}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {logs.map((log) => (
+          <Table.Tr key={log.id} data-testid="log-row">
+            <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTimestamp(log.created_at)}</Table.Td>
+            {admin && <Table.Td>{log.channel || ''}</Table.Td>}
+            {admin && (
+              <Table.Td>
+                <Tooltip label={log.username} disabled={log.username.length <= 15}>
+                  <Text inherit>{truncate(log.username)}</Text>
+                </Tooltip>
+              </Table.Td>
+            )}
+            <Table.Td>{log.token_name}</Table.Td>
+            <Table.Td>
+              <LogType type={log.type} />
+            </Table.Td>
+            <Table.Td>{log.model_name}</Table.Td>
+            <Table.Td>{log.prompt_tokens || ''}</Table.Td>
+            <Table.Td>{log.completion_tokens || ''}</Table.Td>
+            <Table.Td style={{ whiteSpace: 'nowrap' }}>{log.quota ? formatQuota(log.quota, 6) : ''}</Table.Td>
+            <Table.Td maw={360}>
+              <Text inherit lineClamp={3}>
+                {log.content}
+              </Text>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </ResponsiveTable>
+  );
+};

@@ -1,0 +1,39 @@
+import { tokenSchema, type Token } from '@sluice/contract/schemas/token';
+import { z } from 'zod';
+import { api } from '../../lib/api-client.js';
+
+/** The token calls of spec §7 (the caller's own tokens). */
+
+export const TOKEN_ORDERS = ['', 'remain_quota', 'used_quota'] as const;
+export type TokenOrder = (typeof TOKEN_ORDERS)[number];
+
+export interface TokenInput {
+  readonly name: string;
+  readonly remain_quota: number;
+  readonly unlimited_quota: boolean;
+  readonly expired_time: number;
+  readonly models: string;
+  readonly subnet: string;
+}
+
+export const listTokens = (page: number, order: TokenOrder) =>
+  api.get('/api/token/', z.array(tokenSchema), { p: page, order });
+
+export const searchTokens = (keyword: string) =>
+  api.get('/api/token/search', z.array(tokenSchema), { keyword });
+
+export const getToken = (id: number) => api.get(`/api/token/${id}`, tokenSchema);
+
+export const createToken = (input: TokenInput) => api.post('/api/token/', input, tokenSchema);
+
+export const updateToken = (id: number, input: TokenInput) =>
+  api.put('/api/token/', { id, ...input }, tokenSchema);
+
+/** Enable (1) or disable (2): the answer is the updated token. */
+export const setTokenStatus = (token: Token, status: 1 | 2) =>
+  api.put('/api/token/', { id: token.id, status }, tokenSchema, { status_only: true });
+
+export const deleteToken = (id: number) => api.send('DELETE', `/api/token/${id}/`);
+
+/** GET /api/user/available_models: the models of the caller's group. */
+export const availableModels = () => api.get('/api/user/available_models', z.array(z.string()));

@@ -1,0 +1,43 @@
+import type { TokenInput } from './token-api.js';
+import { parseExpiry } from './token-expiry.js';
+
+/** Spec §9: a new token has 500000 quota and never expires. */
+export const DEFAULT_TOKEN_QUOTA = 500_000;
+
+export interface TokenFormState {
+  name: string;
+  remainQuota: number;
+  unlimited: boolean;
+  expiry: string;
+  models: string[];
+  subnet: string;
+}
+
+export const EMPTY_TOKEN_FORM: TokenFormState = {
+  name: '',
+  remainQuota: DEFAULT_TOKEN_QUOTA,
+  unlimited: false,
+  expiry: '',
+  models: [],
+  subnet: '',
+};
+
+/** The form's token, or the translation key of its first problem (spec §5). */
+export const tokenInputOf = (
+  form: TokenFormState,
+  creating: boolean,
+): { input: TokenInput } | { problem: 'token.nameRequired' | 'token.expiryFormatError' } => {
+  if (creating && form.name.trim() === '') return { problem: 'token.nameRequired' };
+  const expired = parseExpiry(form.expiry);
+  if (expired === undefined) return { problem: 'token.expiryFormatError' };
+  return {
+    input: {
+      name: form.name.trim(),
+      remain_quota: Math.trunc(form.remainQuota),
+      unlimited_quota: form.unlimited,
+      expired_time: expired,
+      models: form.models.join(','),
+      subnet: form.subnet.trim(),
+    },
+  };
+};

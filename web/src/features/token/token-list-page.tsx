@@ -1,0 +1,155 @@
+import { Badge, Button, Group, Select, Stack, Table, Text } from '@mantine/core';
+import { IconPlus, IconRefresh } from '@tabler/icons-react';
+import type { Token } from '@sluice/contract/schemas/token';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ListState } from '../../components/list-state.js';
+import { LoadMore } from '../../components/load-more.js';
+import { PageCard } from '../../components/page-card.js';
+import { ResponsiveTable } from '../../components/responsive-table.js';
+import { SearchBar } from '../../components/search-bar.js';
+import { formatTimestamp, useQuotaFormatter } from '../../lib/format.js';
+import { usePagedList } from '../../lib/use-paged-list.js';
+import { listTokens, searchTokens, TOKEN_ORDERS, type TokenOrder } from './token-api.js';
+import { TokenActions } from './token-actions.js';
+
+/** Token status labels and colours (spec §4). */
+const STATUS: Record<number, { key: 'enabled' | 'disabled' | 'expired' | 'exhausted'; color: string }> = {
+  1: { key: 'enabled', color: 'teal' },
+  2: { key: 'disabled', color: 'red' },
+  3: { key: 'expired', color: 'yellow' },
+  4: { key: 'exhausted', color: 'gray' },
+};
+
+const TokenStatus = ({ status }: { status: number }) => {
+  const { t } = useTranslation();
+  const entry = STATUS[status];
+  return (
+    <Badge color={entry?.color ?? 'dark'} variant="light">
+      {entry ? t(`token.status.${entry.key}`) : t('common.unknownStatus')}
+    </Badge>
+  );
+};
+
+/**
+ * Tokens (spec §2): search, sort (blank, remain_quota, used_quota), load more from page 0; per row
+ * the status toggle, edit, delete, copy of the key and of the four chat-client links.
+ */
+export const TokenListPage = () => {
+  const { t } = useTranslation();
+  const formatQuota = useQuotaFormatter();
+  const [order, setOrder] = useState<TokenOrder>('');
+  const [searchText, setSearchText] = useState('');
+  const [keyword, setKeyword] = useState('');
+  const paged = usePagedList({
+    queryKey: ['tokens', 'list', order],
+    fetchPage: (page) => listTokens(page, order),
+    enabled: keyword === '',
+  });
+  const search = useQuery({
+    queryKey: ['tokens', 'search', keyword],
+    queryFn: () => searchTokens(keyword),
+    enabled: keyword !== '',
+  });
+  const searching = keyword !== '';
+  const tokens: Token[] = searching ? (search.data ?? []) : paged.items;
+  const loading = searching ? search.isPending : paged.loading;
+
+  return (
+    <PageCard
+      title={t('token.title')}
+      testId="token-page"
+      actions={
+        <>
+          <Button
+            component={Link}
+            to="/token/add"
+            leftSection={<IconPlus size={16} />}
+            data-testid="token-add"
+          >
+            {t('token.add')}
+          </Button>
+          <Button
+            variant="default"
+            leftSection={<IconRefresh size={16} />}
+            loading={searching ? search.isFetching : paged.refreshing}
+            onClick={() => (searching ? void search.refetch() : paged.refresh())}
+          >
+            {t('common.refresh')}
+          </Button>
+        </>
+      }
+    >
+      <Text size="sm" c="dimmed">
+        {t('token.hint')}
+      </Text>
+      <Group grow preventGrowOverflow={false} wrap="wrap" gap="sm">
+        <SearchBar
+          value={searchText}
+          onChange={setSearchText}
+          onSearch={setKeyword}
+          placeholder={t('token.searchPlaceholder')}
+          loading={searching && search.isFetching}
+        />
+        <Select
+          maw={{ base: '100%', xs: 220 }}
+          aria-label={t('token.order.label')}
+          value={order}
+          allowDeselect={false}
+          onChange={(value) => setOrder(TOKEN_ORDERS.find((entry) => entry === value) ?? '')}
+          data={[
+            { value: '', label: t('token.order.default') },
+            { value: 'remain_quota', label: t('token.order.remainQuota') },
+            { value: 'used_quota', label: t('token.order.usedQuota') },
+          ]}
+          data-testid="token-order"
+        />
+      </Group>
+      <ListState loading={loading} empty={tokens.length === 0} emptyText={t('token.empty')}>
+        <Stack gap="sm">
+          <ResponsiveTable minWidth={1000}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('token.name')}</Table.Th>
+                <Table.Th>{t('common.status')}</Table.Th>
+                <Table.Th>{t('token.usedQuota')}</Table.Th>
+                <Table.Th>{t('token.remainQuota')}</Table.Th>
+                <Table.Th>{t('token.createdTime')}</Table.Th>
+                <Table.Th>{t('token.expiredTime')}</Table.Th>
+                <Table.Th>{t('common.actions')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {tokens.map((token) => (
+                <Table.Tr key={token.id} data-testid="token-row">
+                  <Table.Td>{token.name || t('common.none')}</Table.Td>
+                  <Table.Td>
+                    <TokenStatus status={token.status} />
+                  </Table.Td>
+                  <Table.Td>{formatQuota(token.used_quota)}</Table.Td>
+                  <Table.Td>
+                    {token.unlimited_quota ? t('token.unlimited') : formatQuota(token.remain_quota)}
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTimestamp(token.created_time)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    {token.expired_time === -1
+                      ? t('token.neverExpires')
+                      : formatTimestamp(token.expired_time)}
+                  </Table.Td>
+                  <Table.Td>
+                    <TokenActions token={token} onCopyFailed={setSearchText} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </ResponsiveTable>
+          {!searching && (
+            <LoadMore hasMore={paged.hasMore} loading={paged.loadingMore} onClick={paged.loadMore} />
+          )}
+        </Stack>
+      </ListState>
+    </PageCard>
+  );
+};

@@ -1,0 +1,15 @@
+import type { Catalogue } from './catalogue.js';
+import { enAccount } from './en/account.js';
+import { enCore } from './en/core.js';
+import { enSite } from './en/site.js';
+
+/**
+ * The English catalogue: the source of the keys. One file per area under en/ (and the same file under
+ * zh/, typed against it, so a missing or extra key fails the type check). Spec texts (§5, §8) are
+ * kept word for word where the spec gives them. A new area: add en/<area>.ts and zh/<area>.ts and
+ * spread them here and in zh.ts.
+ */
+export const en = { ...enCore, ...enSite, ...enAccount };
+
+/** The shape every other language must fill. */
+export type Messages = Catalogue<typeof en>;
