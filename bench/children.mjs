@@ -1,0 +1,114 @@
+import { spawn } from 'node:child_process';
+import { openSync, closeSync } from 'node:fs';
+import process from 'node:process';
+import { clearTimeout, setTimeout } from 'node:timers';
+
+/**
+ * @typedef {object} Child
+ * @property {string} name
+ * @property {number} pid
+ * @property {import('node:child_process').ChildProcess} process
+ * @property {Promise<number | null>} exited  resolves with the exit code (null when killed by a signal)
+ * @property {{ value: boolean }} stopping  set before an expected exit
+ */
+
+/** @type {Map<number, { value: boolean }>} every child this run started and not yet exited: pid → its stopping flag */
+const running = new Map();
+
+/**
+ * Starts `node <args>` as a child process and remembers its pid so it is always killed at the end.
+ * Output goes to `logFile` when given (Sluice logs every request), else is inherited.
+ * @param {string} name
+ * @param {string[]} args  node flags, then the script and its arguments
+ * @param {{ env?: NodeJS.ProcessEnv, ipc?: boolean, logFile?: string, cwd?: string }} [options]
+ * @returns {Child}
+ */
+export const startNode = (name, args, options = {}) => {
+  const output = options.logFile === undefined ? 'inherit' : openSync(options.logFile, 'a');
+  const stdio = /** @type {import('node:child_process').StdioOptions} */ ([
+    'ignore',
+    output,
+    output,
+    ...(options.ipc ? ['ipc'] : []),
+  ]);
+  const child = spawn(process.execPath, args, {
+    env: options.env ?? process.env,
+    cwd: options.cwd,
+    stdio,
+  });
+  if (typeof output === 'number') closeSync(output);
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`could not start ${name}`);
+  const stopping = { value: false };
+  running.set(pid, stopping);
+  /** @type {Promise<number | null>} */
+  const exited = new Promise((resolve) => {
+    child.once('exit', (code, signal) => {
+      running.delete(pid);
+      if (!stopping.value)
+        process.stderr.write(`bench: ${name} (pid ${pid}) exited unexpectedly: ${code ?? signal}\n`);
+      resolve(code);
+    });
+  });
+  return { name, pid, process: child, exited, stopping };
+};
+
+/**
+ * The first IPC message of a child (its listening port), or an error when it exits or is too slow.
+ * @param {Child} child
+ * @param {number} timeoutMs
+ * @returns {Promise<unknown>}
+ */
+export const firstMessage = (child, timeoutMs) =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${child.name} did not report in time`)), timeoutMs);
+    child.process.once('message', (message) => {
+      clearTimeout(timer);
+      resolve(message);
+    });
+    child.exited.then(
+      () => {
+        clearTimeout(timer);
+        reject(new Error(`${child.name} exited before it was ready`));
+      },
+      () => undefined,
+    );
+  });
+
+/**
+ * Stops one child by its pid: the signal first, SIGKILL when it has not exited after `timeoutMs`.
+ * @param {Child} child
+ * @param {NodeJS.Signals} [signal]
+ * @param {number} [timeoutMs]
+ * @returns {Promise<void>}
+ */
+export const stopChild = async (child, signal = 'SIGTERM', timeoutMs = 15_000) => {
+  child.stopping.value = true;
+  if (!running.has(child.pid)) return;
+  process.kill(child.pid, signal);
+  /** @type {NodeJS.Timeout | undefined} */
+  let timer;
+  /** @type {Promise<'late'>} */
+  const late = new Promise((resolve) => {
+    timer = setTimeout(resolve, timeoutMs, 'late');
+  });
+  const outcome = await Promise.race([child.exited, late]);
+  clearTimeout(timer);
+  if (outcome === 'late' && running.has(child.pid)) {
+    process.kill(child.pid, 'SIGKILL');
+    await child.exited;
+  }
+};
+
+/** Kills every child still running, each by its own pid (synchronous: safe in an exit handler). */
+export const killAll = () => {
+  for (const [pid, stopping] of running) {
+    stopping.value = true;
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  running.clear();
+};

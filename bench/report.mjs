@@ -1,0 +1,274 @@
+/**
+ * Turns the measured figures into the derived ones (ratios, added latency), the verdicts against the
+ * targets, and the text tables printed at the end of a run.
+ */
+
+const MIB = 1024 * 1024;
+
+/** The targets of architecture's hot-path rules, as the bench checks them. */
+export const TARGETS = {
+  cpuRatio: 2,
+  addedP50Ms: 0.5,
+  peakRssMiB: 150,
+  /** "Flat" after populating: CPU per request no worse than this factor of the figure before… */
+  flatFactor: 1.25,
+  /** …and added p50 no more than this much above (or 25 % above, whichever is larger): run-to-run noise. */
+  flatAddedMs: 0.1,
+};
+
+/**
+ * @typedef {object} PhaseResult
+ * @property {Record<string, import('./measure.mjs').LoadResult>} load
+ * @property {Record<string, import('./measure.mjs').SequentialResult>} sequential
+ * @property {Record<string, import('./measure.mjs').SequentialResult>} stream
+ * @property {Record<string, import('./measure.mjs').SequentialResult>} [coldKeys]
+ * @property {{ sluicePeakRssBytes: number, sluiceRssBytes: number, barePeakRssBytes: number, doublePeakRssBytes: number }} memory
+ */
+
+/**
+ * @typedef {object} Derived
+ * @property {number} cpuRatio  Sluice CPU per request ÷ bare relay CPU per request, under load
+ * @property {number} sequentialCpuRatio  the same in the sequential non-stream run
+ * @property {number} sluiceCpuMicros
+ * @property {number} bareCpuMicros
+ * @property {number} addedP50Ms  Sluice − direct, non-stream, sequential
+ * @property {number} addedMeanMs
+ * @property {number} addedFirstByteP50Ms  Sluice − direct, stream time to first byte
+ * @property {number} addedFirstByteMeanMs
+ * @property {number} bareAddedP50Ms
+ * @property {number} bareAddedFirstByteP50Ms
+ * @property {number} peakRssMiB
+ * @property {number} [coldKeyAddedP50Ms]
+ */
+
+/**
+ * @template T
+ * @param {Record<string, T> | undefined} record
+ * @param {string} name
+ * @returns {T}
+ */
+const pick = (record, name) => {
+  const value = record?.[name];
+  if (value === undefined) throw new Error(`no result for ${name}`);
+  return value;
+};
+
+/**
+ * @param {PhaseResult} phase
+ * @returns {Derived}
+ */
+export const derive = (phase) => {
+  const sequential = (/** @type {string} */ name) => pick(phase.sequential, name);
+  const stream = (/** @type {string} */ name) => pick(phase.stream, name);
+  const sluiceCpuMicros = pick(phase.load, 'sluice').cpuMicrosPerRequest;
+  const bareCpuMicros = pick(phase.load, 'bare').cpuMicrosPerRequest;
+  const cold = phase.coldKeys;
+  return {
+    cpuRatio: sluiceCpuMicros / bareCpuMicros,
+    sequentialCpuRatio: sequential('sluice').cpuMicrosPerRequest / sequential('bare').cpuMicrosPerRequest,
+    sluiceCpuMicros,
+    bareCpuMicros,
+    addedP50Ms: sequential('sluice').totalMs.p50 - sequential('direct').totalMs.p50,
+    addedMeanMs: sequential('sluice').totalMs.mean - sequential('direct').totalMs.mean,
+    addedFirstByteP50Ms: stream('sluice').firstByteMs.p50 - stream('direct').firstByteMs.p50,
+    addedFirstByteMeanMs: stream('sluice').firstByteMs.mean - stream('direct').firstByteMs.mean,
+    bareAddedP50Ms: sequential('bare').totalMs.p50 - sequential('direct').totalMs.p50,
+    bareAddedFirstByteP50Ms: stream('bare').firstByteMs.p50 - stream('direct').firstByteMs.p50,
+    peakRssMiB: phase.memory.sluicePeakRssBytes / MIB,
+    ...(cold
+      ? { coldKeyAddedP50Ms: pick(cold, 'sluice').totalMs.p50 - pick(cold, 'direct').totalMs.p50 }
+      : {}),
+  };
+};
+
+/**
+ * @typedef {object} Verdict
+ * @property {string} name
+ * @property {string} limit
+ * @property {number} base
+ * @property {number} populated
+ * @property {boolean} met
+ */
+
+/**
+ * @param {Derived} base
+ * @param {Derived} populated
+ * @returns {Verdict[]}
+ */
+export const verdicts = (base, populated) => {
+  /** @type {[string, string, number, number, boolean][]} */
+  const rows = [
+    [
+      'Sluice CPU/request ÷ bare relay (load)',
+      `≤ ${TARGETS.cpuRatio}×`,
+      base.cpuRatio,
+      populated.cpuRatio,
+      Math.max(base.cpuRatio, populated.cpuRatio) <= TARGETS.cpuRatio,
+    ],
+    [
+      'added p50 latency, non-stream (ms)',
+      `≤ ${TARGETS.addedP50Ms} ms`,
+      base.addedP50Ms,
+      populated.addedP50Ms,
+      Math.max(base.addedP50Ms, populated.addedP50Ms) <= TARGETS.addedP50Ms,
+    ],
+    [
+      'added p50 time to first byte, stream (ms)',
+      `≤ ${TARGETS.addedP50Ms} ms`,
+      base.addedFirstByteP50Ms,
+      populated.addedFirstByteP50Ms,
+      Math.max(base.addedFirstByteP50Ms, populated.addedFirstByteP50Ms) <= TARGETS.addedP50Ms,
+    ],
+    [
+      'Sluice peak RSS (MiB)',
+      `≤ ${TARGETS.peakRssMiB} MiB`,
+      base.peakRssMiB,
+      populated.peakRssMiB,
+      Math.max(base.peakRssMiB, populated.peakRssMiB) <= TARGETS.peakRssMiB,
+    ],
+    [
+      'flat: Sluice CPU/request populated ÷ base',
+      `≤ ${TARGETS.flatFactor}×`,
+      1,
+      populated.sluiceCpuMicros / base.sluiceCpuMicros,
+      populated.sluiceCpuMicros <= TARGETS.flatFactor * base.sluiceCpuMicros,
+    ],
+    [
+      'flat: added p50 populated − base (ms)',
+      `≤ +max(${TARGETS.flatAddedMs} ms, 25 %)`,
+      0,
+      populated.addedP50Ms - base.addedP50Ms,
+      populated.addedP50Ms - base.addedP50Ms <= Math.max(TARGETS.flatAddedMs, 0.25 * base.addedP50Ms),
+    ],
+  ];
+  return rows.map(([name, limit, baseValue, populatedValue, met]) => ({
+    name,
+    limit,
+    base: baseValue,
+    populated: populatedValue,
+    met,
+  }));
+};
+
+/**
+ * @param {number} value
+ * @param {number} [digits]
+ * @returns {string}
+ */
+const fixed = (value, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+
+/**
+ * A plain text table, first column left-aligned, the others right-aligned.
+ * @param {string[]} header
+ * @param {string[][]} rows
+ * @returns {string}
+ */
+export const table = (header, rows) => {
+  const widths = header.map((cell, column) =>
+    Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (/** @type {string[]} */ cells) =>
+    cells
+      .map((cell, column) =>
+        column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0),
+      )
+      .join('  ');
+  const rule = widths.map((width) => '-'.repeat(width)).join('  ');
+  return [line(header), rule, ...rows.map(line)].join('\n');
+};
+
+const NAMES = ['direct', 'bare', 'sluice'];
+
+/**
+ * The side-by-side table of one phase.
+ * @param {PhaseResult} phase
+ * @param {{ connections: number }} settings
+ * @returns {string}
+ */
+export const phaseTable = (phase, settings) => {
+  /** @type {(cell: (name: string) => string) => string[]} */
+  const each = (cell) => NAMES.map(cell);
+  const load = (/** @type {string} */ name) => pick(phase.load, name);
+  const sequential = (/** @type {string} */ name) => pick(phase.sequential, name);
+  const stream = (/** @type {string} */ name) => pick(phase.stream, name);
+  const added = (/** @type {number} */ value, /** @type {number} */ direct) =>
+    value === direct ? '—' : fixed(value - direct, 3);
+  /** @type {string[][]} */
+  const rows = [
+    [
+      `load, ${settings.connections} conns: requests/s`,
+      ...each((name) => fixed(load(name).requestsPerSecond, 0)),
+    ],
+    ['load: latency p50 / p99 (ms)', ...each((name) => `${load(name).p50Ms} / ${load(name).p99Ms}`)],
+    ['load: CPU µs per request (own process)', ...each((name) => fixed(load(name).cpuMicrosPerRequest, 1))],
+    ['load: failed requests', ...each((name) => String(load(name).failures))],
+    [
+      'sequential: latency p50 / mean (ms)',
+      ...each(
+        (name) => `${fixed(sequential(name).totalMs.p50, 3)} / ${fixed(sequential(name).totalMs.mean, 3)}`,
+      ),
+    ],
+    [
+      'sequential: added p50 / mean vs direct (ms)',
+      ...each((name) =>
+        name === 'direct'
+          ? '—'
+          : `${added(sequential(name).totalMs.p50, sequential('direct').totalMs.p50)} / ${added(sequential(name).totalMs.mean, sequential('direct').totalMs.mean)}`,
+      ),
+    ],
+    [
+      'stream: first byte p50 / mean (ms)',
+      ...each(
+        (name) => `${fixed(stream(name).firstByteMs.p50, 3)} / ${fixed(stream(name).firstByteMs.mean, 3)}`,
+      ),
+    ],
+    [
+      'stream: added first byte p50 / mean (ms)',
+      ...each((name) =>
+        name === 'direct'
+          ? '—'
+          : `${added(stream(name).firstByteMs.p50, stream('direct').firstByteMs.p50)} / ${added(stream(name).firstByteMs.mean, stream('direct').firstByteMs.mean)}`,
+      ),
+    ],
+    ['stream: whole answer p50 (ms)', ...each((name) => fixed(stream(name).totalMs.p50, 3))],
+    [
+      'sequential: CPU µs per request, non-stream / stream',
+      ...each((name) =>
+        name === 'direct'
+          ? '(shared)'
+          : `${fixed(sequential(name).cpuMicrosPerRequest, 0)} / ${fixed(stream(name).cpuMicrosPerRequest, 0)}`,
+      ),
+    ],
+    [
+      'peak RSS (MiB)',
+      fixed(phase.memory.doublePeakRssBytes / MIB, 1),
+      fixed(phase.memory.barePeakRssBytes / MIB, 1),
+      fixed(phase.memory.sluicePeakRssBytes / MIB, 1),
+    ],
+  ];
+  const cold = phase.coldKeys;
+  if (cold)
+    rows.push([
+      'cold keys (1 request per new key): p50 (ms)',
+      fixed(pick(cold, 'direct').totalMs.p50, 3),
+      '',
+      `${fixed(pick(cold, 'sluice').totalMs.p50, 3)} (+${fixed(pick(cold, 'sluice').totalMs.p50 - pick(cold, 'direct').totalMs.p50, 3)})`,
+    ]);
+  return table(['', 'direct (double)', 'bare relay', 'Sluice'], rows);
+};
+
+/**
+ * @param {Verdict[]} list
+ * @returns {string}
+ */
+export const verdictTable = (list) =>
+  table(
+    ['target', 'limit', 'base db', 'populated', 'met'],
+    list.map((verdict) => [
+      verdict.name,
+      verdict.limit,
+      fixed(verdict.base, 3),
+      fixed(verdict.populated, 3),
+      verdict.met ? 'yes' : 'NO',
+    ]),
+  );

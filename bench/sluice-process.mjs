@@ -1,0 +1,142 @@
+import process from 'node:process';
+import { setTimeout } from 'node:timers';
+import { URL, fileURLToPath } from 'node:url';
+import { fetch } from 'undici';
+import { startNode, stopChild } from './children.mjs';
+
+const MAIN = fileURLToPath(new URL('../server/dist/main.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The relay key of root, created on the first start by INITIAL_ROOT_TOKEN. */
+export const ROOT_KEY = 'sk-benchRootKey0123456789abcdefghij';
+/** The model the benchmark asks for; the bench channel serves it at the top priority. */
+export const BENCH_MODEL = 'gpt-3.5-turbo';
+/** Priority of the bench channel; populated channels that also serve the model sit below it. */
+export const BENCH_PRIORITY = 10;
+
+/**
+ * @typedef {object} SluiceOptions
+ * @property {number} port
+ * @property {string} sqlitePath
+ * @property {string} logFile  Sluice's stdout and stderr (pino writes a line per request)
+ * @property {string[]} [nodeFlags]  e.g. --cpu-prof
+ * @property {string} [main]  the entry to run instead of server/dist/main.js (BENCH_SLUICE_MAIN)
+ */
+
+/**
+ * Starts `node server/dist/main.js` (or `options.main`) on a SQLite file, rate limits off, billing and logging on (the
+ * defaults), and waits until /api/status answers.
+ * @param {SluiceOptions} options
+ * @returns {Promise<import('./children.mjs').Child>}
+ */
+export const startSluice = async (options) => {
+  const child = startNode('sluice', [...(options.nodeFlags ?? []), options.main ?? MAIN], {
+    cwd: ROOT,
+    logFile: options.logFile,
+    env: {
+      PATH: process.env['PATH'],
+      HOME: process.env['HOME'],
+      NODE_ENV: 'production',
+      PORT: String(options.port),
+      SQLITE_PATH: options.sqlitePath,
+      SESSION_SECRET: 'bench-session-secret-0123456789',
+      GLOBAL_API_RATE_LIMIT: '0',
+      GLOBAL_WEB_RATE_LIMIT: '0',
+      CRITICAL_RATE_LIMIT: '0',
+      INITIAL_ROOT_TOKEN: ROOT_KEY,
+    },
+  });
+  let exited = false;
+  child.exited.then(
+    () => {
+      exited = true;
+    },
+    () => undefined,
+  );
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (exited) throw new Error(`Sluice exited during start-up (see its log: ${options.logFile})`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${options.port}/api/status`);
+      await response.arrayBuffer();
+      if (response.ok) return child;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stopChild(child, 'SIGKILL');
+      throw new Error(`Sluice did not answer /api/status within 60 s (see ${options.logFile})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
+/**
+ * Stops Sluice gracefully (SIGTERM: it waits for pending settlements, writes a --cpu-prof profile).
+ * @param {import('./children.mjs').Child} child
+ */
+export const stopSluice = (child) => stopChild(child, 'SIGTERM', 20_000);
+
+/**
+ * Calls the management API and fails on anything but `{success: true}`.
+ * @param {string} origin
+ * @param {string} path
+ * @param {{ method?: string, cookie?: string, body?: unknown }} options
+ * @returns {Promise<Response>}
+ */
+const callApi = async (origin, path, options) => {
+  const response = await fetch(origin + path, {
+    method: options.method ?? 'GET',
+    headers: {
+      'content-type': 'application/json',
+      ...(options.cookie === undefined ? {} : { cookie: options.cookie }),
+    },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  });
+  const text = await response.text();
+  /** @type {unknown} */
+  let envelope;
+  try {
+    envelope = JSON.parse(text);
+  } catch {
+    envelope = undefined;
+  }
+  const success =
+    typeof envelope === 'object' && envelope !== null && 'success' in envelope && envelope.success;
+  if (success !== true)
+    throw new Error(`${options.method ?? 'GET'} ${path} failed: ${response.status} ${text.slice(0, 300)}`);
+  return response;
+};
+
+/**
+ * First-start setup through the admin API, as an operator would: log in as root / 123456 (session
+ * cookie) and create the bench channel (OpenAI type, pointing at the double, serving BENCH_MODEL in
+ * group default). Root's key comes from INITIAL_ROOT_TOKEN: unlimited quota, every model.
+ * @param {string} origin  Sluice's origin
+ * @param {string} upstreamOrigin  the double's origin
+ */
+export const setUpSluice = async (origin, upstreamOrigin) => {
+  const login = await callApi(origin, '/api/user/login', {
+    method: 'POST',
+    body: { username: 'root', password: '123456' },
+  });
+  const cookie = login.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0] ?? '')
+    .filter((pair) => pair.startsWith('session='))
+    .join('; ');
+  if (cookie === '') throw new Error('login answered no session cookie');
+  await callApi(origin, '/api/channel/', {
+    method: 'POST',
+    cookie,
+    body: {
+      type: 1,
+      name: 'bench-upstream',
+      key: 'sk-bench-upstream',
+      base_url: upstreamOrigin,
+      models: BENCH_MODEL,
+      group: 'default',
+      priority: BENCH_PRIORITY,
+    },
+  });
+};

@@ -1,0 +1,141 @@
+/**
+ * The benchmark's upstream: a minimal loopback double of OpenAI's chat completions, in its own
+ * process (started by run-bench.mjs, which reads its port from the first IPC message).
+ * - POST …/chat/completions → the chat.completion JSON with usage;
+ * - with "stream": true → SSE chunks (role, words, finish), then a usage chunk when
+ *   stream_options.include_usage is true, then `data: [DONE]`.
+ * It does the least work it can: no validation beyond the fields it reads, answers prebuilt.
+ */
+import { Buffer } from 'node:buffer';
+import { createServer } from 'node:http';
+import process from 'node:process';
+
+const REPLY = 'Hello there, how may I assist you today?';
+const USAGE = { prompt_tokens: 9, completion_tokens: 12, total_tokens: 21 };
+const CREATED = 1694268190;
+
+/** @type {Map<string, Buffer>} */
+const completions = new Map();
+
+/**
+ * The non-stream answer for a model, built once.
+ * @param {string} model
+ * @returns {Buffer}
+ */
+const completionFor = (model) => {
+  let body = completions.get(model);
+  if (!body) {
+    body = Buffer.from(
+      JSON.stringify({
+        id: 'chatcmpl-bench',
+        object: 'chat.completion',
+        created: CREATED,
+        model,
+        system_fingerprint: 'fp_bench',
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: REPLY },
+            logprobs: null,
+            finish_reason: 'stop',
+          },
+        ],
+        usage: USAGE,
+      }),
+    );
+    completions.set(model, body);
+  }
+  return body;
+};
+
+/**
+ * The SSE events of a streamed answer, one string per event.
+ * @param {string} model
+ * @param {boolean} includeUsage
+ * @returns {string[]}
+ */
+const streamEvents = (model, includeUsage) => {
+  const base = { id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: CREATED, model };
+  const extra = includeUsage ? { usage: null } : {};
+  /** @param {unknown} delta @param {string | null} finish */
+  const chunk = (delta, finish) =>
+    `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...extra })}\n\n`;
+  const events = [chunk({ role: 'assistant', content: '' }, null)];
+  for (const word of REPLY.split(/(?<= )/)) events.push(chunk({ content: word }, null));
+  events.push(chunk({}, 'stop'));
+  if (includeUsage) events.push(`data: ${JSON.stringify({ ...base, choices: [], usage: USAGE })}\n\n`);
+  events.push('data: [DONE]\n\n');
+  return events;
+};
+
+/** @type {Map<string, string[]>} */
+const streams = new Map();
+
+/**
+ * @param {string} model
+ * @param {boolean} includeUsage
+ * @returns {string[]}
+ */
+const eventsFor = (model, includeUsage) => {
+  const key = `${includeUsage ? 1 : 0}${model}`;
+  let events = streams.get(key);
+  if (!events) {
+    events = streamEvents(model, includeUsage);
+    streams.set(key, events);
+  }
+  return events;
+};
+
+/**
+ * @typedef {object} ChatBody
+ * @property {unknown} [model]
+ * @property {unknown} [stream]
+ * @property {{ include_usage?: unknown } | null} [stream_options]
+ */
+
+/**
+ * @param {Buffer} raw
+ * @returns {ChatBody}
+ */
+const parse = (raw) => {
+  try {
+    const value = /** @type {unknown} */ (JSON.parse(raw.toString('utf8')));
+    return typeof value === 'object' && value !== null ? /** @type {ChatBody} */ (value) : {};
+  } catch {
+    return {};
+  }
+};
+
+const server = createServer({ keepAliveTimeout: 65_000 }, (request, response) => {
+  /** @type {Buffer[]} */
+  const parts = [];
+  request.on('data', (/** @type {Buffer} */ part) => parts.push(part));
+  request.on('end', () => {
+    if (request.method !== 'POST' || !(request.url ?? '').endsWith('/chat/completions')) {
+      response.writeHead(404, { 'content-type': 'application/json' });
+      response.end('{"error":{"message":"not found","type":"invalid_request_error"}}');
+      return;
+    }
+    const body = parse(Buffer.concat(parts));
+    const model = typeof body.model === 'string' ? body.model : 'gpt-3.5-turbo';
+    if (body.stream === true) {
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      const events = eventsFor(model, body.stream_options?.include_usage === true);
+      for (const event of events) response.write(event);
+      response.end();
+      return;
+    }
+    const payload = completionFor(model);
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': payload.length });
+    response.end(payload);
+  });
+});
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
+
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  process.send?.({ port });
+});
+process.on('SIGTERM', () => process.exit(0));
