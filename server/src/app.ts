@@ -46,7 +46,6 @@ export const createApp = (deps: AppDeps) => {
     c.header(REQUEST_ID_HEADER, requestId);
     const started = performance.now();
     await next();
-    c.header(REQUEST_ID_HEADER, requestId);
     logger.info(
       {
         requestId,

@@ -54,7 +54,13 @@ const estimatePromptTokens = (request: RelayRequest): number => {
   return Math.ceil(Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value)) / 4);
 };
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
+/** Every response the relay builds carries the request id (set here: adding it later costs a copy). */
+const reply = (
+  body: ConstructorParameters<typeof Response>[0],
+  status: number,
+  requestId: string,
+  headers: Record<string, string>,
+): Response => new Response(body, { status, headers: { ...headers, 'x-oneapi-request-id': requestId } });
 
 /** Runs one relay request through its channels in order; returns the client's response. */
 export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<Response> => {
@@ -270,13 +276,12 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
           settle(row, model, ratios, usageQuota(usage, ratios), usage, true, reset);
         },
       });
-      return new Response(stream, {
-        status: 200,
-        headers: {
-          'content-type': 'text/event-stream',
-          'cache-control': 'no-cache',
-          'x-accel-buffering': 'no',
-        },
+      // chunked up front: the Node adapter would otherwise wait on the first chunks to size the body
+      return reply(stream, 200, call.requestId, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        'x-accel-buffering': 'no',
+        'transfer-encoding': 'chunked',
       });
     }
 
@@ -284,10 +289,7 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
       const audio = await readAll(response.body);
       const zero = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
       settle(row, model, ratios, reserved > 0 ? reserved : estimate, zero, false, false);
-      return new Response(audio, {
-        status: response.status,
-        headers: { 'content-type': contentType || 'audio/mpeg' },
-      });
+      return reply(audio, response.status, call.requestId, { 'content-type': contentType || 'audio/mpeg' });
     }
 
     const raw = await readAll(response.body);
@@ -299,10 +301,7 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
       const tokens = countTextTokens(text, model, approximate);
       const usage = { prompt_tokens: 0, completion_tokens: tokens, total_tokens: tokens };
       settle(row, model, ratios, Math.ceil(tokens * ratios.model * ratios.group), usage, false, false);
-      return new Response(raw, {
-        status: response.status,
-        headers: { 'content-type': contentType || 'text/plain' },
-      });
+      return reply(raw, response.status, call.requestId, { 'content-type': contentType || 'text/plain' });
     }
     const parsedBody = safeJson(raw);
     if (parsedBody === undefined)
@@ -327,11 +326,8 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
       settle(row, model, ratios, usageQuota(usage, ratios), usage, false, reset);
     }
     return adaptor.openAiFormat
-      ? new Response(raw, {
-          status: response.status,
-          headers: { 'content-type': contentType || 'application/json' },
-        })
-      : new Response(JSON.stringify(parsed.body), { status: 200, headers: JSON_HEADERS });
+      ? reply(raw, response.status, call.requestId, { 'content-type': contentType || 'application/json' })
+      : reply(JSON.stringify(parsed.body), 200, call.requestId, { 'content-type': 'application/json' });
   }
 };
 

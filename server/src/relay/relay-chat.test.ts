@@ -248,6 +248,7 @@ describe('relay: gzip-encoded request bodies', () => {
     const chat = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'zipped' }] });
     const ok = await send(user.key, gzipSync(chat));
     expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-oneapi-request-id')).toMatch(/^\d{31}$/);
     expect(upstream.requests.at(-1)?.json?.['messages']).toEqual([{ role: 'user', content: 'zipped' }]);
     expect((await send(user.key, new TextEncoder().encode('not gzip'))).status).toBe(400);
     const bomb = gzipSync(
@@ -255,5 +256,13 @@ describe('relay: gzip-encoded request bodies', () => {
     );
     expect(bomb.length).toBeLessThan(1024 * 1024);
     expect((await send(user.key, bomb)).status).toBe(413);
+    const stream = await fetch(`${fixture.server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${user.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(stream.headers.get('x-oneapi-request-id')).toMatch(/^\d{31}$/);
+    expect(stream.headers.get('content-type')).toBe('text/event-stream');
+    expect(await stream.text()).toMatch(/data: \[DONE\]\n\n$/);
   });
 });
