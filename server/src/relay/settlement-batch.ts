@@ -1,0 +1,174 @@
+import { LOG_TYPE } from '@sluice/contract/statuses';
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { LogsTable, Tables } from '../db/tables.js';
+import { nowSeconds } from '../lib/time.js';
+
+type Db = Kysely<Tables> | Transaction<Tables>;
+
+export interface Payer {
+  readonly userId: number;
+  readonly tokenId: number;
+  readonly unlimited: boolean;
+}
+
+export interface Settlement {
+  readonly payer: Payer;
+  readonly username: string;
+  readonly tokenName: string;
+  readonly channelId: number;
+  /** What was reserved before the call. */
+  readonly preQuota: number;
+  /** What the request costs. */
+  readonly quota: number;
+  readonly log?: {
+    readonly model: string;
+    readonly promptTokens: number;
+    readonly completionTokens: number;
+    readonly content: string;
+    readonly requestId: string;
+    readonly elapsedMs: number;
+    readonly stream: boolean;
+    readonly systemPromptReset: boolean;
+  };
+}
+
+interface Sums {
+  /** What the balance moves by: cost minus reservation (limited keys only, for tokens). */
+  balance: number;
+  used: number;
+  requests: number;
+}
+
+const add = (map: Map<number, Sums>, id: number, balance: number, used: number) => {
+  const sums = map.get(id) ?? { balance: 0, used: 0, requests: 0 };
+  sums.balance += balance;
+  sums.used += used;
+  sums.requests += 1;
+  map.set(id, sums);
+};
+
+const LOG_ROWS_PER_INSERT = 200;
+
+const logRow = (settlement: Settlement, at: number): Insertable<LogsTable> | undefined => {
+  const log = settlement.log;
+  if (!log) return undefined;
+  return {
+    user_id: settlement.payer.userId,
+    username: settlement.username,
+    created_at: at,
+    type: LOG_TYPE.consume,
+    content: log.content,
+    token_name: settlement.tokenName,
+    model_name: log.model,
+    quota: settlement.quota,
+    prompt_tokens: log.promptTokens,
+    completion_tokens: log.completionTokens,
+    channel_id: settlement.channelId,
+    request_id: log.requestId,
+    elapsed_time: log.elapsedMs,
+    is_stream: log.stream,
+    system_prompt_reset: log.systemPromptReset,
+  };
+};
+
+export const writeLogRows = async (db: Db, rows: readonly Insertable<LogsTable>[]): Promise<void> => {
+  for (let start = 0; start < rows.length; start += LOG_ROWS_PER_INSERT)
+    await db
+      .insertInto('logs')
+      .values(rows.slice(start, start + LOG_ROWS_PER_INSERT))
+      .execute();
+};
+
+/**
+ * Writes many settlements in one transaction: one atomic `col = col ± sum` per user, key and channel
+ * (in id order, so that instances never deadlock one another) and multi-row log inserts. Answers
+ * the log rows, for a separate log database.
+ */
+export const writeSettlements = async (
+  trx: Transaction<Tables>,
+  settlements: readonly Settlement[],
+  logsHere: boolean,
+): Promise<Insertable<LogsTable>[]> => {
+  const users = new Map<number, Sums>();
+  const tokens = new Map<number, Sums>();
+  const limited = new Set<number>();
+  const channels = new Map<number, Sums>();
+  for (const settlement of settlements) {
+    const { payer, quota } = settlement;
+    add(users, payer.userId, quota - settlement.preQuota, quota);
+    add(tokens, payer.tokenId, quota - settlement.preQuota, quota);
+    if (!payer.unlimited) limited.add(payer.tokenId);
+    if (quota !== 0) add(channels, settlement.channelId, 0, quota);
+  }
+  const ordered = (map: Map<number, Sums>) => [...map.entries()].sort(([left], [right]) => left - right);
+  const now = nowSeconds();
+  for (const [id, sums] of ordered(users))
+    await trx
+      .updateTable('users')
+      .set((eb) => ({
+        quota: eb('quota', '-', sums.balance),
+        used_quota: eb('used_quota', '+', sums.used),
+        request_count: eb('request_count', '+', sums.requests),
+      }))
+      .where('id', '=', id)
+      .execute();
+  for (const [id, sums] of ordered(tokens))
+    await trx
+      .updateTable('tokens')
+      .set((eb) => ({
+        ...(limited.has(id) ? { remain_quota: eb('remain_quota', '-', sums.balance) } : {}),
+        used_quota: eb('used_quota', '+', sums.used),
+        accessed_time: now,
+      }))
+      .where('id', '=', id)
+      .execute();
+  for (const [id, sums] of ordered(channels))
+    await trx
+      .updateTable('channels')
+      .set((eb) => ({ used_quota: eb('used_quota', '+', sums.used) }))
+      .where('id', '=', id)
+      .execute();
+  const rows = settlements.map((settlement) => logRow(settlement, now)).filter((row) => row !== undefined);
+  if (logsHere) await writeLogRows(trx, rows);
+  return rows;
+};
+
+interface Pending {
+  readonly settlement: Settlement;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * Gathers the settlements of a short window (`windowMs`) and writes them together: a transaction per
+ * batch instead of one per request. Each caller's promise settles when its batch is committed.
+ */
+export const createSettlementBatcher = (db: Kysely<Tables>, logDb: Kysely<Tables>, windowMs: number) => {
+  const sameDatabase = db === logDb;
+  let queue: Pending[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let chain: Promise<void> = Promise.resolve();
+
+  const flush = async (): Promise<void> => {
+    const batch = queue;
+    queue = [];
+    if (batch.length === 0) return;
+    try {
+      const settlements = batch.map((pending) => pending.settlement);
+      const rows = await db.transaction().execute((trx) => writeSettlements(trx, settlements, sameDatabase));
+      if (!sameDatabase) await writeLogRows(logDb, rows);
+      for (const pending of batch) pending.resolve();
+    } catch (error) {
+      for (const pending of batch) pending.reject(error);
+    }
+  };
+
+  return (settlement: Settlement): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      queue.push({ settlement, resolve, reject });
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        chain = chain.then(flush);
+      }, windowMs);
+    });
+};
