@@ -30,6 +30,9 @@ const pgTypes = {
       : (pg.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown),
 };
 
+/** Distinct statements kept compiled; past this the cache starts over (schema changes are rare). */
+const STATEMENT_CACHE_SIZE = 1000;
+
 /** better-sqlite3 cannot bind booleans: bind them as 0 / 1 like GORM does. */
 const sqliteParameter = (value: unknown): unknown => (typeof value === 'boolean' ? Number(value) : value);
 
@@ -40,11 +43,22 @@ const openSqlite = (path: string, busyTimeoutMs: number): SqliteDialect => {
   driver.pragma(`busy_timeout = ${busyTimeoutMs}`);
   driver.pragma('synchronous = NORMAL');
   driver.pragma('foreign_keys = OFF');
+  // Kysely asks for a statement per query; the same SQL text reuses its compiled statement.
+  const statements = new Map<string, SqliteDriver.Statement>();
+  const prepared = (sqlText: string): SqliteDriver.Statement => {
+    let statement = statements.get(sqlText);
+    if (!statement) {
+      if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
+      statement = driver.prepare(sqlText);
+      statements.set(sqlText, statement);
+    }
+    return statement;
+  };
   return new SqliteDialect({
     database: {
       close: () => driver.close(),
       prepare: (sqlText: string) => {
-        const statement = driver.prepare(sqlText);
+        const statement = prepared(sqlText);
         return {
           reader: statement.reader,
           all: (parameters: readonly unknown[]) => statement.all(...parameters.map(sqliteParameter)),
