@@ -54,7 +54,7 @@ export const channelOperationRoutes = (deps: RelayApiDeps) => {
       .filter(([type]) => Number(type) !== AZURE)
       .flatMap(([, provider]) => provider.models.map((model) => modelObject(model)))
       .filter((model) => model !== undefined);
-    return c.json({ object: 'list', data, success: true });
+    return c.json({ object: 'list', data, success: true, message: '' });
   });
 
   routes.get('/test', admin, (c) => {
