@@ -42,6 +42,38 @@ const SCREENS: readonly Screen[] = [
   { name: 'setting', path: '/setting', signedIn: true },
   { name: 'user-edit', path: '/user/edit', signedIn: true },
   { name: 'chat', path: '/chat', signedIn: true },
+  { name: 'channel', path: '/channel', signedIn: true },
+  { name: 'channel-add', path: '/channel/add', signedIn: true },
+  { name: 'channel-edit', path: '/channel/edit/1', signedIn: true },
+  {
+    name: 'channel-zh',
+    path: '/channel',
+    signedIn: true,
+    prepare: async (page) => {
+      await page.evaluate(() => localStorage.setItem('language', 'zh'));
+      await page.reload();
+      await page.getByTestId('channel-page').getByText('添加新的渠道').waitFor();
+    },
+  },
+  { name: 'redemption', path: '/redemption', signedIn: true },
+  { name: 'redemption-add', path: '/redemption/add', signedIn: true },
+  { name: 'redemption-edit', path: '/redemption/edit/1', signedIn: true },
+  { name: 'user', path: '/user', signedIn: true },
+  { name: 'user-add', path: '/user/add', signedIn: true },
+  { name: 'setting-operation', path: '/setting?tab=operation', signedIn: true },
+  { name: 'setting-system', path: '/setting?tab=system', signedIn: true },
+  { name: 'setting-other', path: '/setting?tab=other', signedIn: true },
+  { name: 'dashboard', path: '/dashboard', signedIn: true },
+  {
+    name: 'dashboard-zh',
+    path: '/dashboard',
+    signedIn: true,
+    prepare: async (page) => {
+      await page.evaluate(() => localStorage.setItem('language', 'zh'));
+      await page.reload();
+      await page.getByTestId('chart-requests').locator('svg.recharts-surface').first().waitFor();
+    },
+  },
   {
     name: 'token-copy-menu',
     path: '/token',
@@ -109,8 +141,19 @@ describe.runIf(process.env['SLUICE_SCREENSHOTS'])('screenshots', () => {
     });
     const key = await tokenKey(root, 'laptop');
     for (let call = 0; call < 3; call += 1) await relayChat(harness.url, key);
+    for (const [username, group] of [
+      ['alice', 'vip'],
+      ['bob', 'svip'],
+    ] as const) {
+      await root.post('/api/user/', { username, password: `${username}-password` });
+      const found = await root.get(`/api/user/search?keyword=${username}`);
+      const id = (found.body.data as { id: number }[])[0]?.id ?? 0;
+      await root.put('/api/user/', { id, group, quota: 1_000_000 });
+    }
     const [code] = await createRedemptionCodes(root, 'welcome', 250_000);
     await root.post('/api/user/topup', { key: code });
+    await createRedemptionCodes(root, 'spring', 100_000, 2);
+    await root.get('/api/channel/test/1');
     await harness.test.sluice.idle();
   });
   afterAll(async () => {

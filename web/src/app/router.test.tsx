@@ -59,7 +59,7 @@ describe('the route table (spec §2)', () => {
   it('lets admins open admin routes', async () => {
     writeStorage('user', { id: 1, username: 'root', display_name: 'Root', role: 100, status: 1 });
     renderAt('/channel');
-    expect(await screen.findByTestId('placeholder-screen')).toBeTruthy();
+    expect(await screen.findByTestId('channel-page')).toBeTruthy();
     expect(within(screen.getByTestId('nav')).getByText('Channels')).toBeTruthy();
   });
 

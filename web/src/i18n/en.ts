@@ -1,7 +1,12 @@
 import type { Catalogue } from './catalogue.js';
 import { enAccount } from './en/account.js';
+import { enChannel } from './en/channel.js';
 import { enCore } from './en/core.js';
+import { enDashboard } from './en/dashboard.js';
+import { enOptions } from './en/options.js';
+import { enRedemption } from './en/redemption.js';
 import { enSite } from './en/site.js';
+import { enUsers } from './en/users.js';
 
 /**
  * The English catalogue: the source of the keys. One file per area under en/ (and the same file under
@@ -9,7 +14,16 @@ import { enSite } from './en/site.js';
  * kept word for word where the spec gives them. A new area: add en/<area>.ts and zh/<area>.ts and
  * spread them here and in zh.ts.
  */
-export const en = { ...enCore, ...enSite, ...enAccount };
+export const en = {
+  ...enCore,
+  ...enSite,
+  ...enAccount,
+  ...enChannel,
+  ...enRedemption,
+  ...enUsers,
+  ...enOptions,
+  ...enDashboard,
+};
 
 /** The shape every other language must fill. */
 export type Messages = Catalogue<typeof en>;

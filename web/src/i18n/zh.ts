@@ -1,7 +1,21 @@
 import type { Messages } from './en.js';
 import { zhAccount } from './zh/account.js';
+import { zhChannel } from './zh/channel.js';
 import { zhCore } from './zh/core.js';
+import { zhDashboard } from './zh/dashboard.js';
+import { zhOptions } from './zh/options.js';
+import { zhRedemption } from './zh/redemption.js';
 import { zhSite } from './zh/site.js';
+import { zhUsers } from './zh/users.js';
 
 /** The Chinese catalogue (same keys as en.ts, area by area). */
-export const zh: Messages = { ...zhCore, ...zhSite, ...zhAccount };
+export const zh: Messages = {
+  ...zhCore,
+  ...zhSite,
+  ...zhAccount,
+  ...zhChannel,
+  ...zhRedemption,
+  ...zhUsers,
+  ...zhOptions,
+  ...zhDashboard,
+};

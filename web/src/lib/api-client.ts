@@ -66,12 +66,12 @@ const readJson = async (response: Response): Promise<unknown> => {
   }
 };
 
-/** Sends one request; resolves with the envelope's message and parsed data, or throws. */
-export const apiCall = async <T = undefined>(
+/** Sends one request; resolves with the successful envelope and the whole answer, or throws. */
+const request = async (
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
-  options: CallOptions<T> = {},
-): Promise<CallResult<T>> => {
+  options: Omit<CallOptions<unknown>, 'schema'>,
+) => {
   const init: RequestInit = { method, credentials: 'include', signal: options.signal };
   if (options.body !== undefined) {
     init.headers = { 'Content-Type': 'application/json' };
@@ -86,10 +86,27 @@ export const apiCall = async <T = undefined>(
     );
   const envelope = envelopeSchema(z.unknown()).parse(body);
   if (!envelope.success) throw new BusinessError(envelope.message);
+  return { envelope, body };
+};
+
+/** Sends one request; resolves with the envelope's message and parsed data, or throws. */
+export const apiCall = async <T = undefined>(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  options: CallOptions<T> = {},
+): Promise<CallResult<T>> => {
+  const { envelope } = await request(method, path, options);
   const data =
     options.schema && envelope.data !== undefined ? options.schema.parse(envelope.data) : undefined;
   return { message: envelope.message, data };
 };
+
+/**
+ * A GET whose answer puts its fields beside the envelope instead of in `data` (channel test: `time`
+ * and `model`; balance update: `balance`): the whole answer parsed with `schema`, failures as usual.
+ */
+export const apiGetFlat = async <T>(path: string, schema: z.ZodType<T>, query?: Query): Promise<T> =>
+  schema.parse((await request('GET', path, { query })).body);
 
 /** The data of a call that must carry data (a missing `data` is an error). */
 const required = async <T>(result: Promise<CallResult<T>>): Promise<T> => {

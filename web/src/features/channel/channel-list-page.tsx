@@ -1,8 +1,187 @@
+import { Alert, Button, Stack, Table, Text } from '@mantine/core';
+import { IconPlus, IconRefresh } from '@tabler/icons-react';
+import type { Channel } from '@sluice/contract/schemas/channel';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PlaceholderScreen } from '../../components/placeholder-screen.js';
+import { Link } from 'react-router';
+import { ConfirmButton } from '../../components/confirm-button.js';
+import { GroupBadges } from '../../components/group-badges.js';
+import { ListState } from '../../components/list-state.js';
+import { LoadMore } from '../../components/load-more.js';
+import { PageCard } from '../../components/page-card.js';
+import { ResponsiveTable } from '../../components/responsive-table.js';
+import { SearchBar } from '../../components/search-bar.js';
+import { setPromptShown, shouldShowPrompt } from '../../lib/storage.js';
+import { showSuccess } from '../../lib/toast.js';
+import { usePagedList } from '../../lib/use-paged-list.js';
+import { ChannelActions } from './channel-actions.js';
+import { deleteDisabledChannels, listChannels, searchChannels } from './channel-api.js';
+import {
+  BalanceCell,
+  ChannelStatusBadge,
+  ChannelTypeBadge,
+  InlineNumber,
+  ResponseTimeBadge,
+} from './channel-cells.js';
+import { ChannelTestButtons, ChannelTestProgress, useChannelTests } from './channel-tests.js';
 
-/** Placeholder until the admin screens land (spec §2: channel list). */
+const PROMPT_TOPIC = 'channel-test';
+
+const ChannelRow = ({ channel }: { channel: Channel }) => {
+  const { t } = useTranslation();
+  return (
+    <Table.Tr data-testid="channel-row" data-id={channel.id}>
+      <Table.Td>{channel.id}</Table.Td>
+      <Table.Td>
+        <Stack gap={4} align="flex-start">
+          <Text inherit>{channel.name || t('common.none')}</Text>
+          <GroupBadges groups={channel.group} />
+        </Stack>
+      </Table.Td>
+      <Table.Td>
+        <ChannelTypeBadge type={channel.type} />
+      </Table.Td>
+      <Table.Td>
+        <ChannelStatusBadge status={channel.status} />
+      </Table.Td>
+      <Table.Td>
+        <ResponseTimeBadge channel={channel} />
+      </Table.Td>
+      <Table.Td>
+        <BalanceCell channel={channel} />
+      </Table.Td>
+      <Table.Td>
+        <InlineNumber key={`p${channel.priority}`} channel={channel} field="priority" />
+      </Table.Td>
+      <Table.Td>
+        <InlineNumber key={`w${channel.weight}`} channel={channel} field="weight" />
+      </Table.Td>
+      <Table.Td>
+        <ChannelActions channel={channel} />
+      </Table.Td>
+    </Table.Tr>
+  );
+};
+
+/**
+ * Channels (spec §2, admin): search, load more from page 0, test all / disabled / one, balance,
+ * priority and weight in place, enable / disable, edit, delete, bulk delete of disabled channels.
+ */
 export const ChannelListPage = () => {
   const { t } = useTranslation();
-  return <PlaceholderScreen title={t('nav.channel')} />;
+  const queryClient = useQueryClient();
+  const [searchText, setSearchText] = useState('');
+  const [keyword, setKeyword] = useState('');
+  const [showPrompt, setShowPrompt] = useState(() => shouldShowPrompt(PROMPT_TOPIC));
+  const paged = usePagedList({
+    queryKey: ['channels', 'list'],
+    fetchPage: listChannels,
+    enabled: keyword === '',
+  });
+  const search = useQuery({
+    queryKey: ['channels', 'search', keyword],
+    queryFn: () => searchChannels(keyword),
+    enabled: keyword !== '',
+  });
+  const tests = useChannelTests();
+  const removeDisabled = useMutation({
+    mutationFn: deleteDisabledChannels,
+    onSuccess: async (count) => {
+      showSuccess(t('channel.disabledDeleted', { count }));
+      await queryClient.invalidateQueries({ queryKey: ['channels'] });
+    },
+  });
+  const searching = keyword !== '';
+  const channels: Channel[] = searching ? (search.data ?? []) : paged.items;
+  const loading = searching ? search.isPending : paged.loading;
+
+  return (
+    <PageCard
+      title={t('channel.title')}
+      testId="channel-page"
+      actions={
+        <>
+          <Button
+            component={Link}
+            to="/channel/add"
+            leftSection={<IconPlus size={16} />}
+            data-testid="channel-add"
+          >
+            {t('channel.add')}
+          </Button>
+          <ChannelTestButtons
+            running={tests.progress?.running ?? false}
+            starting={tests.starting}
+            onStart={tests.start}
+          />
+          <ConfirmButton
+            variant="light"
+            label={t('channel.deleteDisabled')}
+            question={t('channel.deleteDisabledConfirm')}
+            loading={removeDisabled.isPending}
+            onConfirm={() => removeDisabled.mutate()}
+            data-testid="channel-delete-disabled"
+          />
+          <Button
+            variant="default"
+            leftSection={<IconRefresh size={16} />}
+            loading={searching ? search.isFetching : paged.refreshing}
+            onClick={() => (searching ? void search.refetch() : paged.refresh())}
+          >
+            {t('common.refresh')}
+          </Button>
+        </>
+      }
+    >
+      {showPrompt && (
+        <Alert
+          variant="light"
+          withCloseButton
+          onClose={() => {
+            setPromptShown(PROMPT_TOPIC);
+            setShowPrompt(false);
+          }}
+          data-testid="channel-prompt"
+        >
+          {t('channel.prompt')}
+        </Alert>
+      )}
+      <ChannelTestProgress progress={tests.progress} />
+      <SearchBar
+        value={searchText}
+        onChange={setSearchText}
+        onSearch={setKeyword}
+        placeholder={t('channel.searchPlaceholder')}
+        loading={searching && search.isFetching}
+      />
+      <ListState loading={loading} empty={channels.length === 0} emptyText={t('channel.empty')}>
+        <Stack gap="sm">
+          <ResponsiveTable minWidth={1000}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('channel.id')}</Table.Th>
+                <Table.Th>{t('channel.name')}</Table.Th>
+                <Table.Th>{t('channel.type')}</Table.Th>
+                <Table.Th>{t('common.status')}</Table.Th>
+                <Table.Th>{t('channel.responseTime')}</Table.Th>
+                <Table.Th>{t('channel.balance')}</Table.Th>
+                <Table.Th>{t('channel.priority')}</Table.Th>
+                <Table.Th>{t('channel.weight')}</Table.Th>
+                <Table.Th>{t('common.actions')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {channels.map((channel) => (
+                <ChannelRow key={channel.id} channel={channel} />
+              ))}
+            </Table.Tbody>
+          </ResponsiveTable>
+          {!searching && (
+            <LoadMore hasMore={paged.hasMore} loading={paged.loadingMore} onClick={paged.loadMore} />
+          )}
+        </Stack>
+      </ListState>
+    </PageCard>
+  );
 };

@@ -1,8 +1,132 @@
+import { Badge, Button, Stack, Table } from '@mantine/core';
+import { IconPlus, IconRefresh } from '@tabler/icons-react';
+import type { Redemption } from '@sluice/contract/schemas/redemption';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PlaceholderScreen } from '../../components/placeholder-screen.js';
+import { Link } from 'react-router';
+import { ListState } from '../../components/list-state.js';
+import { LoadMore } from '../../components/load-more.js';
+import { PageCard } from '../../components/page-card.js';
+import { ResponsiveTable } from '../../components/responsive-table.js';
+import { SearchBar } from '../../components/search-bar.js';
+import { formatTimestamp, useQuotaFormatter } from '../../lib/format.js';
+import { usePagedList } from '../../lib/use-paged-list.js';
+import { RedemptionActions } from './redemption-actions.js';
+import { listRedemptions, searchRedemptions } from './redemption-api.js';
 
-/** Placeholder until the admin screens land (spec §2: redemption list). */
+/** Redemption status labels and colours (spec §4): 1 unused, 2 disabled, 3 used. */
+const STATUS: Record<number, { key: 'unused' | 'disabled' | 'used'; color: string }> = {
+  1: { key: 'unused', color: 'teal' },
+  2: { key: 'disabled', color: 'red' },
+  3: { key: 'used', color: 'gray' },
+};
+
+const RedemptionStatus = ({ status }: { status: number }) => {
+  const { t } = useTranslation();
+  const entry = STATUS[status];
+  return (
+    <Badge color={entry?.color ?? 'dark'} variant="light" data-testid="redemption-status">
+      {entry ? t(`redemption.status.${entry.key}`) : t('common.unknownStatus')}
+    </Badge>
+  );
+};
+
+/** Redemption codes (spec §2, admin): search, load more from page 0, copy, toggle, edit, delete. */
 export const RedemptionListPage = () => {
   const { t } = useTranslation();
-  return <PlaceholderScreen title={t('nav.redemption')} />;
+  const formatQuota = useQuotaFormatter();
+  const [searchText, setSearchText] = useState('');
+  const [keyword, setKeyword] = useState('');
+  const paged = usePagedList({
+    queryKey: ['redemptions', 'list'],
+    fetchPage: listRedemptions,
+    enabled: keyword === '',
+  });
+  const search = useQuery({
+    queryKey: ['redemptions', 'search', keyword],
+    queryFn: () => searchRedemptions(keyword),
+    enabled: keyword !== '',
+  });
+  const searching = keyword !== '';
+  const redemptions: Redemption[] = searching ? (search.data ?? []) : paged.items;
+  const loading = searching ? search.isPending : paged.loading;
+
+  return (
+    <PageCard
+      title={t('redemption.title')}
+      testId="redemption-page"
+      actions={
+        <>
+          <Button
+            component={Link}
+            to="/redemption/add"
+            leftSection={<IconPlus size={16} />}
+            data-testid="redemption-add"
+          >
+            {t('redemption.add')}
+          </Button>
+          <Button
+            variant="default"
+            leftSection={<IconRefresh size={16} />}
+            loading={searching ? search.isFetching : paged.refreshing}
+            onClick={() => (searching ? void search.refetch() : paged.refresh())}
+          >
+            {t('common.refresh')}
+          </Button>
+        </>
+      }
+    >
+      <SearchBar
+        value={searchText}
+        onChange={setSearchText}
+        onSearch={setKeyword}
+        placeholder={t('redemption.searchPlaceholder')}
+        loading={searching && search.isFetching}
+      />
+      <ListState loading={loading} empty={redemptions.length === 0} emptyText={t('redemption.empty')}>
+        <Stack gap="sm">
+          <ResponsiveTable minWidth={900}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('redemption.id')}</Table.Th>
+                <Table.Th>{t('redemption.name')}</Table.Th>
+                <Table.Th>{t('common.status')}</Table.Th>
+                <Table.Th>{t('redemption.quota')}</Table.Th>
+                <Table.Th>{t('redemption.createdTime')}</Table.Th>
+                <Table.Th>{t('redemption.redeemedTime')}</Table.Th>
+                <Table.Th>{t('common.actions')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {redemptions.map((redemption) => (
+                <Table.Tr key={redemption.id} data-testid="redemption-row">
+                  <Table.Td>{redemption.id}</Table.Td>
+                  <Table.Td>{redemption.name || t('common.none')}</Table.Td>
+                  <Table.Td>
+                    <RedemptionStatus status={redemption.status} />
+                  </Table.Td>
+                  <Table.Td>{formatQuota(redemption.quota)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    {formatTimestamp(redemption.created_time)}
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    {redemption.redeemed_time
+                      ? formatTimestamp(redemption.redeemed_time)
+                      : t('redemption.notRedeemed')}
+                  </Table.Td>
+                  <Table.Td>
+                    <RedemptionActions redemption={redemption} onCopyFailed={setSearchText} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </ResponsiveTable>
+          {!searching && (
+            <LoadMore hasMore={paged.hasMore} loading={paged.loadingMore} onClick={paged.loadMore} />
+          )}
+        </Stack>
+      </ListState>
+    </PageCard>
+  );
 };

@@ -1,4 +1,4 @@
-import { Card, Tabs } from '@mantine/core';
+import { Card, Tabs, Text } from '@mantine/core';
 import { lazy, Suspense, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -18,12 +18,16 @@ const OtherSettings = lazy(async () => ({
 
 type TabKey = 'personal' | 'operation' | 'system' | 'other';
 
-/** The tabs of /setting (spec §2): personal for everyone; operation, system and other for admins. */
-const TABS: readonly { key: TabKey; adminOnly: boolean; Component: ComponentType }[] = [
-  { key: 'personal', adminOnly: false, Component: PersonalSettings },
-  { key: 'operation', adminOnly: true, Component: OperationSettings },
-  { key: 'system', adminOnly: true, Component: SystemSettings },
-  { key: 'other', adminOnly: true, Component: OtherSettings },
+/**
+ * The tabs of /setting (spec §2): personal for everyone; operation, system and other are the admin
+ * tabs of the spec, shown to the super administrator only because the server answers
+ * GET/PUT /api/option/ to root alone (as one-api does).
+ */
+const TABS: readonly { key: TabKey; rootOnly: boolean; Component: ComponentType }[] = [
+  { key: 'personal', rootOnly: false, Component: PersonalSettings },
+  { key: 'operation', rootOnly: true, Component: OperationSettings },
+  { key: 'system', rootOnly: true, Component: SystemSettings },
+  { key: 'other', rootOnly: true, Component: OtherSettings },
 ];
 
 const Loading = () => (
@@ -32,12 +36,12 @@ const Loading = () => (
   </ListState>
 );
 
-/** Settings: the tab is kept in `?tab=` so a reload stays on it. Admin tabs load lazily. */
+/** Settings: the tab is kept in `?tab=` so a reload stays on it. The root tabs load lazily. */
 export const SettingPage = () => {
   const { t } = useTranslation();
-  const { isAdmin } = useSession();
+  const { isAdmin, isRoot } = useSession();
   const [params, setParams] = useSearchParams();
-  const tabs = TABS.filter((tab) => !tab.adminOnly || isAdmin);
+  const tabs = TABS.filter((tab) => !tab.rootOnly || isRoot);
   const active = tabs.find((tab) => tab.key === params.get('tab'))?.key ?? 'personal';
   return (
     <Card p={{ base: 'xs', xs: 'lg' }} data-testid="setting-page">
@@ -55,6 +59,11 @@ export const SettingPage = () => {
             </Tabs.Tab>
           ))}
         </Tabs.List>
+        {isAdmin && !isRoot && (
+          <Text size="sm" c="dimmed" mb="md" data-testid="setting-root-only">
+            {t('options.rootOnly')}
+          </Text>
+        )}
         {tabs.map((tab) => (
           <Tabs.Panel key={tab.key} value={tab.key}>
             <Suspense fallback={<Loading />}>

@@ -1,8 +1,205 @@
+import { Badge, Button, Group, Select, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { IconPlus, IconRefresh } from '@tabler/icons-react';
+import type { User } from '@sluice/contract/schemas/user';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PlaceholderScreen } from '../../components/placeholder-screen.js';
+import { Link } from 'react-router';
+import { GroupBadges } from '../../components/group-badges.js';
+import { ListState } from '../../components/list-state.js';
+import { LoadMore } from '../../components/load-more.js';
+import { PageCard } from '../../components/page-card.js';
+import { ResponsiveTable } from '../../components/responsive-table.js';
+import { SearchBar } from '../../components/search-bar.js';
+import { truncate, useQuotaFormatter } from '../../lib/format.js';
+import { useSession } from '../../lib/session.js';
+import { usePagedList } from '../../lib/use-paged-list.js';
+import { UserActions, type ManageResult } from './user-actions.js';
+import { listUsers, searchUsers, USER_ORDERS, type UserOrder } from './user-api.js';
+import { ROLE_LABELS, STATUS_LABELS } from './user-row-model.js';
 
-/** Placeholder until the admin screens land (spec §2: user management). */
+const RoleBadge = ({ role }: { role: number }) => {
+  const { t } = useTranslation();
+  const entry = ROLE_LABELS[role];
+  return (
+    <Badge color={entry?.color ?? 'dark'} variant="light" size="sm">
+      {entry ? t(`userAdmin.role.${entry.key}`) : t('userAdmin.role.unknown')}
+    </Badge>
+  );
+};
+
+const StatusBadge = ({ status }: { status: number }) => {
+  const { t } = useTranslation();
+  const entry = STATUS_LABELS[status];
+  return (
+    <Badge color={entry?.color ?? 'gray'} variant="light" size="sm" data-testid="user-status">
+      {entry ? t(`userAdmin.status.${entry.key}`) : t('common.unknownStatus')}
+    </Badge>
+  );
+};
+
+/** Remaining quota, used quota and requests in one cell (as one-api's statistics column). */
+const UserStats = ({ user, formatQuota }: { user: User; formatQuota: (quota: number) => string }) => {
+  const { t } = useTranslation();
+  const line = (label: string, value: string) => (
+    <Text size="xs" style={{ whiteSpace: 'nowrap' }}>
+      <Text span size="xs" c="dimmed">
+        {label}
+      </Text>{' '}
+      {value}
+    </Text>
+  );
+  return (
+    <Stack gap={0}>
+      {line(t('userAdmin.statsQuota'), formatQuota(user.quota))}
+      {line(t('userAdmin.statsUsed'), formatQuota(user.used_quota))}
+      {line(t('userAdmin.statsRequests'), String(user.request_count))}
+    </Stack>
+  );
+};
+
+/**
+ * User management (spec §2): heading 'manage users', search, a table sorted by quota, used quota or
+ * request count (?order=), more pages while the last one was full, row actions (root rows locked) and a
+ * link to add a user.
+ */
 export const UserListPage = () => {
   const { t } = useTranslation();
-  return <PlaceholderScreen title={t('nav.user')} />;
+  const formatQuota = useQuotaFormatter();
+  const viewerRole = useSession().user?.role ?? 0;
+  const [order, setOrder] = useState<UserOrder>('');
+  const [searchText, setSearchText] = useState('');
+  const [keyword, setKeyword] = useState('');
+  const [changes, setChanges] = useState<Readonly<Record<number, ManageResult>>>({});
+  const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
+  const paged = usePagedList({
+    queryKey: ['users', 'list', order],
+    fetchPage: (page) => listUsers(page, order),
+    enabled: keyword === '',
+  });
+  const search = useQuery({
+    queryKey: ['users', 'search', keyword],
+    queryFn: () => searchUsers(keyword),
+    enabled: keyword !== '',
+  });
+  const searching = keyword !== '';
+  const users: User[] = (searching ? (search.data ?? []) : paged.items)
+    .filter((user) => !hidden.has(user.id))
+    .map((user) => ({ ...user, ...changes[user.id] }));
+  const loading = searching ? search.isPending : paged.loading;
+  const refresh = () => {
+    setChanges({});
+    setHidden(new Set());
+    if (searching) void search.refetch();
+    else paged.refresh();
+  };
+  const managed = (id: number, action: string, result: ManageResult) => {
+    if (action === 'delete') setHidden((current) => new Set([...current, id]));
+    else setChanges((current) => ({ ...current, [id]: result }));
+  };
+
+  return (
+    <PageCard
+      title={t('userAdmin.title')}
+      testId="user-page"
+      actions={
+        <>
+          <Button component={Link} to="/user/add" leftSection={<IconPlus size={16} />} data-testid="user-add">
+            {t('userAdmin.add')}
+          </Button>
+          <Button
+            variant="default"
+            leftSection={<IconRefresh size={16} />}
+            loading={searching ? search.isFetching : paged.refreshing}
+            onClick={refresh}
+          >
+            {t('common.refresh')}
+          </Button>
+        </>
+      }
+    >
+      <Group grow preventGrowOverflow={false} wrap="wrap" gap="sm">
+        <SearchBar
+          value={searchText}
+          onChange={setSearchText}
+          onSearch={setKeyword}
+          placeholder={t('userAdmin.searchPlaceholder')}
+          loading={searching && search.isFetching}
+        />
+        <Select
+          maw={{ base: '100%', xs: 220 }}
+          aria-label={t('userAdmin.order.label')}
+          value={order}
+          allowDeselect={false}
+          disabled={searching}
+          onChange={(value) => setOrder(USER_ORDERS.find((entry) => entry === value) ?? '')}
+          data={[
+            { value: '', label: t('userAdmin.order.default') },
+            { value: 'quota', label: t('userAdmin.order.quota') },
+            { value: 'used_quota', label: t('userAdmin.order.usedQuota') },
+            { value: 'request_count', label: t('userAdmin.order.requestCount') },
+          ]}
+          data-testid="user-order"
+        />
+      </Group>
+      <ListState loading={loading} empty={users.length === 0} emptyText={t('userAdmin.empty')}>
+        <Stack gap="sm">
+          <ResponsiveTable minWidth={1000}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>ID</Table.Th>
+                <Table.Th>{t('userAdmin.username')}</Table.Th>
+                <Table.Th>{t('userAdmin.group')}</Table.Th>
+                <Table.Th>{t('userAdmin.stats')}</Table.Th>
+                <Table.Th>{t('userAdmin.roleLabel')}</Table.Th>
+                <Table.Th>{t('common.status')}</Table.Th>
+                <Table.Th>{t('common.actions')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {users.map((user) => (
+                <Table.Tr key={user.id} data-testid="user-row" data-username={user.username}>
+                  <Table.Td>{user.id}</Table.Td>
+                  <Table.Td>
+                    <Tooltip label={user.display_name || user.username} withinPortal>
+                      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                        {truncate(user.username)}
+                      </Text>
+                    </Tooltip>
+                    {user.email !== '' && (
+                      <Text size="xs" c="dimmed">
+                        {user.email}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <GroupBadges groups={user.group} />
+                  </Table.Td>
+                  <Table.Td>
+                    <UserStats user={user} formatQuota={formatQuota} />
+                  </Table.Td>
+                  <Table.Td>
+                    <RoleBadge role={user.role} />
+                  </Table.Td>
+                  <Table.Td>
+                    <StatusBadge status={user.status} />
+                  </Table.Td>
+                  <Table.Td>
+                    <UserActions
+                      user={user}
+                      viewerRole={viewerRole}
+                      onManaged={(action, result) => managed(user.id, action, result)}
+                    />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </ResponsiveTable>
+          {!searching && (
+            <LoadMore hasMore={paged.hasMore} loading={paged.loadingMore} onClick={paged.loadMore} />
+          )}
+        </Stack>
+      </ListState>
+    </PageCard>
+  );
 };

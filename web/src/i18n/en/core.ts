@@ -22,7 +22,6 @@ export const enCore = {
     nothingFound: 'Nothing found',
     emptyTitle: 'Nothing here yet',
     emptyDescription: 'No records match.',
-    comingSoon: 'This screen is coming with the admin console.',
     reload: 'Reload the page',
     operationSuccess: 'Operation completed successfully!',
     copiedToClipboard: 'Copied to the clipboard!',

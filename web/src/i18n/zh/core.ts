@@ -25,7 +25,6 @@ export const zhCore: Catalogue<typeof enCore> = {
     nothingFound: '没有匹配项',
     emptyTitle: '暂无数据',
     emptyDescription: '没有符合条件的记录。',
-    comingSoon: '此页面将随管理后台一起提供。',
     reload: '重新加载页面',
     operationSuccess: '操作成功完成！',
     copiedToClipboard: '已复制到剪贴板！',

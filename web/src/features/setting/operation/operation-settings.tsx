@@ -1,8 +1,36 @@
 import { useTranslation } from 'react-i18next';
-import { PlaceholderScreen } from '../../../components/placeholder-screen.js';
+import { OptionSection, OptionsTab } from '../options/option-section.js';
+import { MonitorSection, QuotaSection, RatioSection } from '../options/shared-sections.js';
 
-/** The operation settings tab (admin; built with the admin screens). */
+/** The operation settings tab (root): general, logging, monitoring, ratios, quota (spec §2). */
 export const OperationSettings = () => {
   const { t } = useTranslation();
-  return <PlaceholderScreen title={t('setting.tabs.operation')} />;
+  return (
+    <OptionsTab testId="operation-settings">
+      {[
+        <OptionSection
+          key="general"
+          id="general"
+          title={t('options.section.general')}
+          switches={['DisplayInCurrencyEnabled', 'DisplayTokenStatEnabled', 'ApproximateTokenEnabled']}
+          fields={[
+            { key: 'TopUpLink', placeholder: t('options.placeholder.TopUpLink') },
+            { key: 'ChatLink', placeholder: t('options.placeholder.ChatLink') },
+            { key: 'QuotaPerUnit', step: 0.01, description: t('options.hint.QuotaPerUnit') },
+            { key: 'RetryTimes', step: 1, description: t('options.hint.RetryTimes') },
+          ]}
+        />,
+        <OptionSection
+          key="logging"
+          id="logging"
+          title={t('options.section.logging')}
+          description={t('options.sectionHint.logging')}
+          switches={['LogConsumeEnabled']}
+        />,
+        <MonitorSection key="monitor" />,
+        <RatioSection key="ratio" />,
+        <QuotaSection key="quota" />,
+      ]}
+    </OptionsTab>
+  );
 };

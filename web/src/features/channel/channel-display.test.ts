@@ -1,0 +1,101 @@
+// @vitest-environment happy-dom
+import { CHANNEL_TYPES } from '@sluice/contract/channel-types';
+import { describe, expect, it } from 'vitest';
+import {
+  badgeColor,
+  balanceText,
+  channelTypeOf,
+  priorityOf,
+  RESPONSE_TIME_COLORS,
+  responseSeconds,
+  responseTimeLevel,
+  weightOf,
+} from './channel-display.js';
+
+describe('response-time badge (spec §4)', () => {
+  it('is grey when untested, then green up to 1000 ms, olive to 3000, yellow to 5000, red above', () => {
+    expect(responseTimeLevel(0)).toBe('untested');
+    expect(responseTimeLevel(1)).toBe('green');
+    expect(responseTimeLevel(1000)).toBe('green');
+    expect(responseTimeLevel(1001)).toBe('olive');
+    expect(responseTimeLevel(3000)).toBe('olive');
+    expect(responseTimeLevel(3001)).toBe('yellow');
+    expect(responseTimeLevel(5000)).toBe('yellow');
+    expect(responseTimeLevel(5001)).toBe('red');
+    expect(responseTimeLevel(60_000)).toBe('red');
+  });
+
+  it('shows seconds with two decimals in Mantine colours', () => {
+    expect(responseSeconds(1234)).toBe('1.23');
+    expect(responseSeconds(45)).toBe('0.04');
+    expect(RESPONSE_TIME_COLORS).toEqual({
+      untested: 'gray',
+      green: 'green',
+      olive: 'lime',
+      yellow: 'yellow',
+      red: 'red',
+    });
+  });
+});
+
+describe('balance display per type (spec §9)', () => {
+  it('shows dollars for 1 and 8', () => {
+    expect(balanceText(1, 87.655)).toMatch(/^\$87\.6[56]$/);
+    expect(balanceText(8, 5)).toBe('$5.00');
+  });
+
+  it('shows yuan for 4, 12 and 44, and yuan divided by 10000 for 5', () => {
+    expect(balanceText(4, 12.5)).toBe('¥12.50');
+    expect(balanceText(12, 0)).toBe('¥0.00');
+    expect(balanceText(44, 3.456)).toBe('¥3.46');
+    expect(balanceText(5, 123_456)).toBe('¥12.35');
+  });
+
+  it('shows an abbreviated quota for 10 and 13', () => {
+    expect(balanceText(10, 25_000)).toBe('25.0k');
+    expect(balanceText(13, 2_500_000)).toBe('2.5M');
+    expect(balanceText(13, 999)).toBe('999');
+  });
+
+  it('has no balance for other types', () => {
+    for (const type of [2, 3, 14, 20, 33, 36, 42, 43, 45]) expect(balanceText(type, 10)).toBeUndefined();
+  });
+});
+
+describe('inline priority and weight (spec §5)', () => {
+  it('ignores a blank or unreadable priority and keeps negative priorities', () => {
+    expect(priorityOf('')).toBeUndefined();
+    expect(priorityOf('  ')).toBeUndefined();
+    expect(priorityOf('abc')).toBeUndefined();
+    expect(priorityOf('5')).toBe(5);
+    expect(priorityOf('-3')).toBe(-3);
+    expect(priorityOf('2.7')).toBe(2);
+  });
+
+  it('clamps a negative weight to 0', () => {
+    expect(weightOf('')).toBeUndefined();
+    expect(weightOf('-4')).toBe(0);
+    expect(weightOf('10')).toBe(10);
+  });
+});
+
+describe('channel types', () => {
+  it('label every catalogue type with a Mantine colour', () => {
+    expect(channelTypeOf(1)?.text).toBe('OpenAI');
+    expect(channelTypeOf(999)).toBeUndefined();
+    const palette = [
+      'dark',
+      'lime',
+      'orange',
+      'grape',
+      'green',
+      'blue',
+      'violet',
+      'teal',
+      'red',
+      'pink',
+      'yellow',
+    ];
+    for (const type of CHANNEL_TYPES) expect(palette).toContain(badgeColor(type.color));
+  });
+});

@@ -1,0 +1,88 @@
+import { CHANNEL_TYPES, type ChannelType } from '@sluice/contract/channel-types';
+import { CHANNEL_STATUS } from '@sluice/contract/statuses';
+import { formatNumber } from '../../lib/format.js';
+
+/** How the channel list shows a channel (spec §4, §9): type, status, response time, balance. */
+
+/** Catalogue colours that are not Mantine palette names, mapped to the nearest one. */
+const PALETTE: Readonly<Record<string, string>> = {
+  black: 'dark',
+  olive: 'lime',
+  brown: 'orange',
+  purple: 'grape',
+};
+
+export const badgeColor = (color: string): string => PALETTE[color] ?? color;
+
+const TYPES = new Map<number, ChannelType>(CHANNEL_TYPES.map((type) => [type.value, type]));
+
+/** The catalogue entry of a type id, or undefined for an unknown type. */
+export const channelTypeOf = (type: number): ChannelType | undefined => TYPES.get(type);
+
+export type ChannelStatusKey = 'enabled' | 'manuallyDisabled' | 'autoDisabled';
+
+/** Status 1 enabled, 2 manually disabled, 3 disabled by the program; anything else is unknown. */
+export const CHANNEL_STATUSES: Readonly<Record<number, { key: ChannelStatusKey; color: string }>> = {
+  [CHANNEL_STATUS.enabled]: { key: 'enabled', color: 'teal' },
+  [CHANNEL_STATUS.manuallyDisabled]: { key: 'manuallyDisabled', color: 'red' },
+  [CHANNEL_STATUS.autoDisabled]: { key: 'autoDisabled', color: 'yellow' },
+};
+
+export type ResponseTimeLevel = 'untested' | 'green' | 'olive' | 'yellow' | 'red';
+
+/** Spec §4: 0 untested; up to 1000 ms green; up to 3000 olive; up to 5000 yellow; above red. */
+export const responseTimeLevel = (milliseconds: number): ResponseTimeLevel => {
+  if (milliseconds === 0) return 'untested';
+  if (milliseconds <= 1000) return 'green';
+  if (milliseconds <= 3000) return 'olive';
+  if (milliseconds <= 5000) return 'yellow';
+  return 'red';
+};
+
+export const RESPONSE_TIME_COLORS: Readonly<Record<ResponseTimeLevel, string>> = {
+  untested: 'gray',
+  green: 'green',
+  olive: 'lime',
+  yellow: 'yellow',
+  red: 'red',
+};
+
+/** Milliseconds as seconds with two decimals ("1.23"). */
+export const responseSeconds = (milliseconds: number): string => (milliseconds / 1000).toFixed(2);
+
+const dollars = (balance: number) => `$${balance.toFixed(2)}`;
+const yuan = (balance: number) => `¥${balance.toFixed(2)}`;
+
+/**
+ * Spec §9, balance by type: 1 and 8 in dollars; 4, 12 and 44 in yuan; 5 in yuan after dividing by
+ * 10000; 10 and 13 as an abbreviated quota number. Other types have no balance (undefined).
+ */
+const BALANCE_FORMATS: Readonly<Record<number, (balance: number) => string>> = {
+  1: dollars,
+  8: dollars,
+  4: yuan,
+  12: yuan,
+  44: yuan,
+  5: (balance) => yuan(balance / 10_000),
+  10: formatNumber,
+  13: formatNumber,
+};
+
+export const balanceText = (type: number, balance: number): string | undefined =>
+  BALANCE_FORMATS[type]?.(balance);
+
+/**
+ * The value an inline priority edit sends: a whole number, or undefined for a blank or unreadable
+ * field (ignored, spec §5).
+ */
+export const priorityOf = (text: string): number | undefined => {
+  if (text.trim() === '') return undefined;
+  const value = Number.parseInt(text, 10);
+  return Number.isNaN(value) ? undefined : value;
+};
+
+/** An inline weight edit: like the priority, with a negative weight clamped to 0 (spec §5). */
+export const weightOf = (text: string): number | undefined => {
+  const value = priorityOf(text);
+  return value === undefined ? undefined : Math.max(value, 0);
+};

@@ -1,0 +1,161 @@
+// @vitest-environment happy-dom
+import type { Channel } from '@sluice/contract/schemas/channel';
+import { describe, expect, it } from 'vitest';
+import {
+  canBatch,
+  channelFormOf,
+  channelInputOf,
+  composeKey,
+  configText,
+  DEFAULT_AZURE_API_VERSION,
+  EMPTY_CHANNEL_FORM,
+  isValidJson,
+  normaliseBaseUrl,
+  type ChannelFormState,
+} from './channel-form-model.js';
+
+const form = (change: Partial<ChannelFormState>): ChannelFormState => ({
+  ...EMPTY_CHANNEL_FORM,
+  name: 'primary',
+  key: 'sk-abc',
+  models: ['gpt-4o-mini'],
+  ...change,
+});
+const config = (change: Partial<ChannelFormState['config']>) => ({ ...EMPTY_CHANNEL_FORM.config, ...change });
+const input = (state: ChannelFormState, editing = false) => {
+  const result = channelInputOf(state, editing);
+  if ('problem' in result) throw new Error(result.problem);
+  return result.input;
+};
+
+describe('key composition (spec §5)', () => {
+  it('composes AWS (33) as ak|sk|region once all three are filled', () => {
+    const aws = form({
+      type: 33,
+      key: '',
+      config: config({ ak: ' AKIA1 ', sk: 'secret', region: 'us-west-2' }),
+    });
+    expect(composeKey(aws)).toBe('AKIA1|secret|us-west-2');
+    expect(input(aws).key).toBe('AKIA1|secret|us-west-2');
+    expect(composeKey({ ...aws, config: config({ ak: 'AKIA1', region: 'us-west-2' }) })).toBe('');
+  });
+
+  it('composes Vertex AI (42) as region|project id|ADC JSON', () => {
+    const adc = '{"type":"service_account","project_id":"p1"}';
+    const vertex = form({
+      type: 42,
+      key: 'typed before switching',
+      config: config({ region: 'us-east5', vertex_ai_project_id: 'p1', vertex_ai_adc: adc }),
+    });
+    expect(composeKey(vertex)).toBe(`us-east5|p1|${adc}`);
+    expect(composeKey({ ...vertex, config: config({ region: 'us-east5' }) })).toBe('');
+  });
+
+  it('stores the type’s sub-fields in config, keeping unknown fields', () => {
+    const aws = form({
+      type: 33,
+      config: config({ ak: 'a', sk: 's', region: 'r', user_id: 'ignored' }),
+      otherConfig: { extra: 1 },
+    });
+    expect(JSON.parse(configText(aws))).toEqual({ extra: 1, region: 'r', ak: 'a', sk: 's' });
+    expect(configText(form({ type: 37, config: config({ user_id: ' acct ' }) }))).toBe('{"user_id":"acct"}');
+    expect(configText(form({ type: 1, config: config({ region: 'x' }) }))).toBe('');
+  });
+
+  it('sends one key per line when batch-creating, never for AWS nor on edit', () => {
+    expect(input(form({ batch: true, key: ' sk-1 \n\n sk-2\n' })).key).toBe('sk-1\nsk-2');
+    expect(input(form({ batch: false, key: ' sk-1 ' })).key).toBe('sk-1');
+    expect(canBatch(1, false)).toBe(true);
+    expect(canBatch(33, false)).toBe(false);
+    expect(canBatch(1, true)).toBe(false);
+  });
+});
+
+describe('base URL and defaults (spec §5)', () => {
+  it('removes trailing slashes from the base URL', () => {
+    expect(normaliseBaseUrl('https://api.example.com/')).toBe('https://api.example.com');
+    expect(normaliseBaseUrl(' https://api.example.com/v1// ')).toBe('https://api.example.com/v1');
+    expect(normaliseBaseUrl('')).toBe('');
+    expect(input(form({ baseUrl: 'http://127.0.0.1:9000/' })).base_url).toBe('http://127.0.0.1:9000');
+  });
+
+  it('gives Azure (3) the default api version when other is empty', () => {
+    expect(input(form({ type: 3, other: '' })).other).toBe(DEFAULT_AZURE_API_VERSION);
+    expect(DEFAULT_AZURE_API_VERSION).toBe('2024-03-01-preview');
+    expect(input(form({ type: 3, other: '2024-06-01' })).other).toBe('2024-06-01');
+    expect(input(form({ type: 1, other: '' })).other).toBe('');
+  });
+
+  it('sends models and groups as comma lists, a blank priority or weight as absent, a negative weight as 0', () => {
+    const body = input(form({ models: ['a', 'b'], groups: ['default', 'vip'], priority: '', weight: -5 }));
+    expect(body).toMatchObject({ models: 'a,b', group: 'default,vip', priority: undefined, weight: 0 });
+    expect(input(form({ priority: 3, weight: '' }))).toMatchObject({ priority: 3, weight: undefined });
+  });
+});
+
+describe('validation messages (spec §5)', () => {
+  const problem = (state: ChannelFormState, editing = false) => {
+    const result = channelInputOf(state, editing);
+    return 'problem' in result ? result.problem : undefined;
+  };
+
+  it('needs a name and a key on creation only', () => {
+    expect(problem(form({ name: ' ' }))).toBe('channel.validation.nameAndKey');
+    expect(problem(form({ key: '' }))).toBe('channel.validation.nameAndKey');
+    expect(problem(form({ type: 33, key: 'ignored' }))).toBe('channel.validation.nameAndKey');
+    expect(problem(form({ key: '' }), true)).toBeUndefined();
+  });
+
+  it('needs a model unless the type is Proxy (43)', () => {
+    expect(problem(form({ models: [] }))).toBe('channel.validation.models');
+    expect(problem(form({ type: 43, models: [] }))).toBeUndefined();
+  });
+
+  it('needs valid JSON in the model mapping, and a group', () => {
+    expect(problem(form({ modelMapping: '{"a": ' }))).toBe('channel.validation.modelMapping');
+    expect(problem(form({ modelMapping: '{"gpt-4-0314": "gpt-4"}' }))).toBeUndefined();
+    expect(problem(form({ groups: [] }))).toBe('channel.validation.groups');
+    expect(isValidJson('')).toBe(false);
+    expect(isValidJson('[]')).toBe(true);
+  });
+});
+
+describe('editing a loaded channel', () => {
+  const channel: Channel = {
+    id: 7,
+    type: 33,
+    key: '',
+    status: 1,
+    name: 'bedrock',
+    weight: 2,
+    created_time: 1,
+    test_time: 0,
+    response_time: 0,
+    base_url: '',
+    other: '',
+    balance: 0,
+    balance_updated_time: 0,
+    models: 'claude-3-haiku,claude-3-sonnet',
+    group: '',
+    used_quota: 0,
+    model_mapping: '{"a":"b"}',
+    priority: 1,
+    config: '{"region":"us-west-2","ak":"AKIA","sk":"s3cret","extra":true}',
+    system_prompt: '',
+    test_model: '',
+  };
+
+  it('leaves the key blank, splits lists, pretty-prints the mapping and reads the config', () => {
+    const state = channelFormOf(channel);
+    expect(state.key).toBe('');
+    expect(state.models).toEqual(['claude-3-haiku', 'claude-3-sonnet']);
+    expect(state.groups).toEqual(['default']);
+    expect(state.modelMapping).toBe('{\n  "a": "b"\n}');
+    expect(state.config).toMatchObject({ region: 'us-west-2', ak: 'AKIA', sk: 's3cret' });
+    expect(state.otherConfig).toEqual({ extra: true });
+    expect(input(state, true)).toMatchObject({
+      key: 'AKIA|s3cret|us-west-2',
+      model_mapping: '{\n  "a": "b"\n}',
+    });
+  });
+});

@@ -1,0 +1,167 @@
+// @vitest-environment happy-dom
+import { notifications, notificationsStore } from '@mantine/notifications';
+import type { Channel } from '@sluice/contract/schemas/channel';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../../i18n/i18n.js';
+import { renderScreen, stubApi } from '../../test-support/render.js';
+import { ChannelFormPage } from './channel-form-page.js';
+
+const CATALOGUE = { '1': ['gpt-4o-mini', 'gpt-4o'], '33': ['claude-3-haiku'] };
+
+const toasts = () => {
+  const state = notificationsStore.getState();
+  return [...state.notifications, ...state.queue].map((toast) =>
+    typeof toast.message === 'string' ? toast.message : '',
+  );
+};
+const field = (name: string) => document.querySelector<HTMLInputElement>(`[name="${name}"]`);
+const type = (name: string, value: string) => fireEvent.change(field(name)!, { target: { value } });
+const submit = () => fireEvent.click(screen.getByTestId('channel-submit'));
+/** The requests the stub received: address, method and JSON body. */
+const requests = (fetch: ReturnType<typeof stubApi>) =>
+  fetch.mock.calls.map((call) => {
+    // The stub is typed with fetch's first parameter; the console always passes the second.
+    const [input, init] = call as unknown as [unknown, RequestInit | undefined];
+    const options = init ?? {};
+    return {
+      url: typeof input === 'string' ? input : '',
+      method: options.method ?? 'GET',
+      body: JSON.parse(typeof options.body === 'string' ? options.body : 'null') as unknown,
+    };
+  });
+const sent = (fetch: ReturnType<typeof stubApi>, method: string) =>
+  requests(fetch)
+    .filter((request) => request.url === '/api/channel/' && request.method === method)
+    .at(-1)?.body as Record<string, unknown> | undefined;
+
+describe('channel form', () => {
+  beforeEach(async () => {
+    // happy-dom has no FontFaceSet, which Mantine's autosize textarea listens to.
+    if (!('fonts' in document))
+      Object.defineProperty(document, 'fonts', {
+        configurable: true,
+        value: { addEventListener: () => undefined, removeEventListener: () => undefined },
+      });
+    localStorage.clear();
+    notifications.clean();
+    await i18n.changeLanguage('en');
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('shows the messages of spec §5, then creates the channel with a normalised base URL', async () => {
+    const fetch = stubApi({
+      '/api/models': { success: true, data: CATALOGUE },
+      '/api/group/': { success: true, data: ['default', 'vip'] },
+      '/api/channel/': { success: true },
+    });
+    const { router } = renderScreen(<ChannelFormPage />, { path: '/channel/add' });
+    await screen.findByTestId('channel-form');
+    expect(screen.getByTestId('channel-batch')).toBeTruthy();
+
+    submit();
+    await waitFor(() => expect(toasts()).toContain('Please fill in the channel name and channel key!'));
+    type('name', 'primary');
+    type('key', 'sk-1');
+    submit();
+    await waitFor(() => expect(toasts()).toContain('Please select at least one model!'));
+
+    await waitFor(() => expect(requests(fetch).map((request) => request.url)).toContain('/api/models'));
+    fireEvent.click(screen.getByTestId('channel-fill-type-models'));
+    const pills = () => [...document.querySelectorAll('.mantine-Pill-root')].map((pill) => pill.textContent);
+    await waitFor(() =>
+      expect(pills()).toEqual(expect.arrayContaining(['gpt-4o-mini', 'gpt-4o', 'default'])),
+    );
+    type('model_mapping', '{"gpt-4o": ');
+    submit();
+    await waitFor(() => expect(toasts()).toContain('Model mapping must be valid JSON!'));
+
+    type('model_mapping', '{"gpt-4o-2024-05-13": "gpt-4o"}');
+    type('base_url', 'http://upstream.test/v1/');
+    submit();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/channel'));
+    expect(sent(fetch, 'POST')).toMatchObject({
+      type: 1,
+      name: 'primary',
+      key: 'sk-1',
+      base_url: 'http://upstream.test/v1',
+      models: 'gpt-4o-mini,gpt-4o',
+      group: 'default',
+      model_mapping: '{"gpt-4o-2024-05-13": "gpt-4o"}',
+      config: '',
+    });
+    expect(toasts()).toContain('Channel created!');
+  });
+
+  it('turns the key into one key per line with the batch checkbox', async () => {
+    stubApi({
+      '/api/models': { success: true, data: CATALOGUE },
+      '/api/group/': { success: true, data: ['default'] },
+    });
+    renderScreen(<ChannelFormPage />, { path: '/channel/add' });
+    await screen.findByTestId('channel-form');
+    expect(field('key')?.tagName).toBe('INPUT');
+    fireEvent.click(screen.getByTestId('channel-batch'));
+    expect(field('key')?.tagName).toBe('TEXTAREA');
+  });
+
+  it('edits an AWS channel: blank key, the key composed from ak|sk|region, no batch creation', async () => {
+    const aws: Channel = {
+      id: 7,
+      type: 33,
+      key: '',
+      status: 1,
+      name: 'bedrock',
+      weight: 0,
+      created_time: 1,
+      test_time: 0,
+      response_time: 0,
+      base_url: '',
+      other: '',
+      balance: 0,
+      balance_updated_time: 0,
+      models: 'claude-3-haiku',
+      group: 'default',
+      used_quota: 0,
+      model_mapping: '',
+      priority: 0,
+      config: '{"region":"us-west-2","ak":"AKIA","sk":"old"}',
+      system_prompt: '',
+      test_model: '',
+    };
+    const fetch = stubApi({
+      '/api/models': { success: true, data: CATALOGUE },
+      '/api/group/': { success: true, data: ['default'] },
+      '/api/channel/7': { success: true, data: aws },
+      '/api/channel/': { success: true, data: aws },
+    });
+    const { router } = renderScreen(<ChannelFormPage />, {
+      path: '/channel/edit/:id',
+      at: '/channel/edit/7',
+    });
+    await waitFor(() => expect(field('name')?.value).toBe('bedrock'));
+    expect(field('key')).toBeNull();
+    expect(screen.getByTestId('channel-key-composed').textContent).toContain('AK|SK|Region');
+    expect(screen.queryByTestId('channel-batch')).toBeNull();
+    expect(field('region')?.value).toBe('us-west-2');
+    type('sk', 'new-secret');
+    submit();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/channel'));
+    const body = sent(fetch, 'PUT');
+    expect(body).toMatchObject({
+      id: 7,
+      type: 33,
+      key: 'AKIA|new-secret|us-west-2',
+      models: 'claude-3-haiku',
+    });
+    expect(JSON.parse(String(body?.['config']))).toEqual({
+      region: 'us-west-2',
+      ak: 'AKIA',
+      sk: 'new-secret',
+    });
+    expect(toasts()).toContain('Channel updated!');
+  });
+});

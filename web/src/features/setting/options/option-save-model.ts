@@ -1,0 +1,109 @@
+import { isSecretOptionKey, OPTION_DEFINITIONS, type OptionKey } from '@sluice/contract/option-keys';
+import type { Option } from '@sluice/contract/schemas/option';
+
+/**
+ * The save rules of spec §5 for the admin settings tabs, as pure functions: values are shown with
+ * JSON ratios pretty-printed and `{}` as empty; a save sends only changed values, secrets only when
+ * non-empty, addresses without trailing slashes; ratio texts must be valid JSON; the whitelist
+ * ignores empty and present domains and is saved only when changed.
+ */
+
+export type OptionValues = Readonly<Record<string, string>>;
+
+export interface OptionUpdate {
+  readonly key: OptionKey;
+  readonly value: string;
+}
+
+export const RATIO_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio'] as const;
+export type RatioKey = (typeof RATIO_KEYS)[number];
+
+export const isRatioKey = (key: string): key is RatioKey => (RATIO_KEYS as readonly string[]).includes(key);
+
+/** Addresses saved without their trailing slashes. */
+const ADDRESS_KEYS: readonly OptionKey[] = ['ServerAddress', 'WeChatServerAddress'];
+
+/** One value as the forms show it: ratio JSON pretty-printed, `{}` as empty. */
+export const shownValue = (key: string, value: string): string => {
+  let shown = value;
+  if (isRatioKey(key)) {
+    try {
+      shown = JSON.stringify(JSON.parse(value), null, 2);
+    } catch {
+      // Not JSON: shown as stored, the admin fixes it.
+    }
+  }
+  return shown.trim() === '{}' ? '' : shown;
+};
+
+/** GET /api/option/ as form values (secret keys never come, so they read as ''). */
+export const formValues = (options: readonly Option[]): Record<string, string> =>
+  Object.fromEntries(options.map(({ key, value }) => [key, shownValue(key, value)]));
+
+/** The server address without trailing slashes (and surrounding spaces). */
+export const normalizeAddress = (value: string): string => value.trim().replace(/\/+$/, '');
+
+const isNumeric = (key: OptionKey): boolean => {
+  const kind = OPTION_DEFINITIONS[key].kind;
+  return kind === 'int' || kind === 'float';
+};
+
+/**
+ * The updates of a section: secrets when non-empty; other values when changed (numbers left empty
+ * are kept); addresses normalised; an emptied ratio is saved as `{}`.
+ */
+export const collectUpdates = (
+  keys: readonly OptionKey[],
+  original: OptionValues,
+  current: OptionValues,
+): OptionUpdate[] => {
+  const updates: OptionUpdate[] = [];
+  for (const key of keys) {
+    const value = current[key] ?? '';
+    if (isSecretOptionKey(key)) {
+      if (value !== '') updates.push({ key, value });
+      continue;
+    }
+    const next = ADDRESS_KEYS.includes(key) ? normalizeAddress(value) : value;
+    if (next === (original[key] ?? '')) continue;
+    if (isNumeric(key) && next.trim() === '') continue;
+    updates.push({ key, value: isRatioKey(key) && next.trim() === '' ? '{}' : next });
+  }
+  return updates;
+};
+
+/** Spec §5: ratio texts must be valid JSON (empty means `{}`). */
+export const isValidJson = (text: string): boolean => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The first ratio among `updates` that is not valid JSON, if any. */
+export const invalidRatio = (updates: readonly OptionUpdate[]): RatioKey | undefined =>
+  updates.find(
+    (update): update is OptionUpdate & { key: RatioKey } =>
+      isRatioKey(update.key) && !isValidJson(update.value),
+  )?.key;
+
+/** The whitelist as a list of domains. */
+export const parseWhitelist = (value: string): string[] =>
+  value
+    .split(',')
+    .map((domain) => domain.trim())
+    .filter((domain) => domain !== '');
+
+/** Adds a domain: ignored when empty or already present. */
+export const addDomain = (list: readonly string[], input: string): readonly string[] => {
+  const domain = input.trim();
+  return domain === '' || list.includes(domain) ? list : [...list, domain];
+};
+
+/** The whitelist update, only when the list differs from the stored one. */
+export const whitelistUpdate = (original: string, list: readonly string[]): OptionUpdate | undefined => {
+  const value = list.join(',');
+  return value === parseWhitelist(original).join(',') ? undefined : { key: 'EmailDomainWhitelist', value };
+};

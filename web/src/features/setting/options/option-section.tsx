@@ -1,0 +1,94 @@
+import { Box, Button, Divider, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Fragment, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ListState } from '../../../components/list-state.js';
+import { OptionField, type FieldKey, type FieldSpec } from './option-fields.js';
+import { OptionSwitch } from './option-switch.js';
+import { useOptionForm, useOptions } from './use-options.js';
+
+/**
+ * One section of an admin settings tab: its switches (saved when switched) and its fields (saved
+ * together by the section's button, changed values only).
+ */
+export const OptionSection = ({
+  id,
+  title,
+  description,
+  fields = [],
+  switches = [],
+  cols = 2,
+  saveLabel,
+  children,
+}: {
+  id: string;
+  title: ReactNode;
+  description?: ReactNode;
+  fields?: readonly FieldSpec[];
+  switches?: readonly FieldKey[];
+  cols?: number;
+  saveLabel?: ReactNode;
+  children?: ReactNode;
+}) => {
+  const { t } = useTranslation();
+  const form = useOptionForm(fields.map((field) => field.key));
+  return (
+    <Stack gap="sm" data-testid={`section-${id}`}>
+      <Title order={4}>{title}</Title>
+      {description && (
+        <Text size="sm" c="dimmed">
+          {description}
+        </Text>
+      )}
+      {switches.length > 0 && (
+        <Group gap="lg">
+          {switches.map((key) => (
+            <OptionSwitch key={key} optionKey={key} />
+          ))}
+        </Group>
+      )}
+      {children}
+      {fields.length > 0 && (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            form.save();
+          }}
+        >
+          <SimpleGrid cols={{ base: 1, sm: cols }} spacing="sm" verticalSpacing="sm">
+            {fields.map((field) => (
+              <Box key={field.key} style={field.wide ? { gridColumn: '1 / -1' } : undefined}>
+                <OptionField
+                  field={field}
+                  value={form.values[field.key] ?? ''}
+                  onChange={(value) => form.set(field.key, value)}
+                />
+              </Box>
+            ))}
+          </SimpleGrid>
+          <Group mt="sm">
+            <Button type="submit" loading={form.saving} data-testid={`save-${id}`}>
+              {saveLabel ?? t('options.save')}
+            </Button>
+          </Group>
+        </form>
+      )}
+    </Stack>
+  );
+};
+
+/** A tab of option sections: a loader until the options arrive, then the sections with dividers. */
+export const OptionsTab = ({ testId, children }: { testId: string; children: readonly ReactNode[] }) => {
+  const options = useOptions();
+  return (
+    <ListState loading={options.isPending} empty={false}>
+      <Stack gap="lg" data-testid={testId}>
+        {children.map((section, index) => (
+          <Fragment key={index}>
+            {index > 0 && <Divider />}
+            {section}
+          </Fragment>
+        ))}
+      </Stack>
+    </ListState>
+  );
+};

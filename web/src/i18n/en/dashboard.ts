@@ -1,0 +1,41 @@
+/** English texts: the usage dashboard. */
+export const enDashboard = {
+  dashboard: {
+    title: 'Dashboard',
+    requests: 'Requests',
+    promptTokens: 'Prompt tokens',
+    completionTokens: 'Completion tokens',
+    quota: 'Quota',
+    model: 'Model',
+    username: 'Username',
+    usernamePlaceholder: 'Exact username',
+    channel: 'Channel ID',
+    channelPlaceholder: 'e.g. 1',
+    needUsername: 'Enter a username to see that user’s usage.',
+    needChannel: 'Enter a channel ID to see that channel’s usage.',
+    emptyTitle: 'No usage in this range',
+    emptyDescription: 'Requests relayed in the chosen days show up here.',
+    range: {
+      '7': 'Last 7 days',
+      '30': 'Last 30 days',
+      custom: 'Custom',
+      from: 'From',
+      to: 'To',
+      invalid: 'Choose a start day on or before the end day.',
+      tooLong: 'The range can be at most 366 days.',
+    },
+    scope: {
+      label: 'Usage of',
+      self: 'Me',
+      all: 'All users',
+      user: 'One user',
+      channel: 'One channel',
+    },
+    chart: {
+      requests: 'Requests per day',
+      tokens: 'Tokens per day',
+      quota: 'Quota per day',
+      models: 'By model',
+    },
+  },
+};

@@ -1,0 +1,28 @@
+/** English texts: the redemption code list and form (admin). */
+export const enRedemption = {
+  redemption: {
+    title: 'Redemption codes',
+    add: 'Add codes',
+    addTitle: 'Create redemption codes',
+    editTitle: 'Update the redemption code',
+    searchPlaceholder: 'Search codes by id or name…',
+    empty: 'No redemption codes yet.',
+    id: 'ID',
+    name: 'Name',
+    namePlaceholder: 'Name of the codes',
+    nameHint: 'The downloaded file is named after it.',
+    nameRequired: 'Please enter a name!',
+    quota: 'Quota',
+    quotaEquals: 'Equals {{amount}}',
+    count: 'Count',
+    countHint: 'How many codes to create (1 to 100); they are downloaded as a text file.',
+    createdTime: 'Created',
+    redeemedTime: 'Redeemed',
+    notRedeemed: 'Not yet',
+    status: { unused: 'Unused', disabled: 'Disabled', used: 'Used' },
+    deleteConfirm: 'Delete the code {{name}}?',
+    created: 'Redemption codes created!',
+    downloaded: '{{count}} codes saved as {{file}}.',
+    updated: 'Redemption code updated!',
+  },
+};
