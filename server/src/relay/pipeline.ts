@@ -11,7 +11,9 @@ import { imageQuota, ratioText, ratiosFor, reservationFor, usageQuota, type Rati
 import type { RoutableChannel } from './relay-index.js';
 import type { RelayRequest } from './relay-request.js';
 import { relayStream } from './stream-relay.js';
-import { countChatTokens, countTextTokens, inputText } from './token-counter.js';
+import { estimatePromptTokens, promptTokensOf } from './prompt-tokens.js';
+import { reply, safeJson } from './relay-response.js';
+import { countTextTokens } from './token-counter.js';
 import { readAll, type Upstream } from './upstream.js';
 import { AttemptFailure, isRetryableStatus, upstreamError } from './upstream-error.js';
 
@@ -36,32 +38,6 @@ export interface RelayCall {
   readonly clientSignal: AbortSignal;
   readonly clientHeaders: Readonly<Record<string, string>>;
 }
-
-const promptTokensOf = (request: RelayRequest, model: string, approximate: boolean): number => {
-  if (request.mode === 'chat')
-    return countChatTokens(request.body['messages'] as unknown[], model, approximate);
-  if (request.mode === 'completions')
-    return countTextTokens(inputText(request.body['prompt']), model, approximate);
-  if (request.mode === 'moderations' || request.mode === 'embeddings')
-    return countTextTokens(inputText(request.body['input']), model, approximate);
-  return 0;
-};
-
-/** About four bytes a token: enough to size a reservation without running a tokenizer. */
-const estimatePromptTokens = (request: RelayRequest): number => {
-  const field = request.mode === 'chat' ? 'messages' : request.mode === 'completions' ? 'prompt' : 'input';
-  const value = request.body[field];
-  if (value === undefined) return 0;
-  return Math.ceil(Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value)) / 4);
-};
-
-/** Every response the relay builds carries the request id (set here: adding it later costs a copy). */
-const reply = (
-  body: ConstructorParameters<typeof Response>[0],
-  status: number,
-  requestId: string,
-  headers: Record<string, string>,
-): Response => new Response(body, { status, headers: { ...headers, 'x-oneapi-request-id': requestId } });
 
 /** Runs one relay request through its channels in order; returns the client's response. */
 export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<Response> => {
@@ -329,13 +305,5 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
     return adaptor.openAiFormat
       ? reply(raw, response.status, call.requestId, { 'content-type': contentType || 'application/json' })
       : reply(JSON.stringify(parsed.body), 200, call.requestId, { 'content-type': 'application/json' });
-  }
-};
-
-const safeJson = (raw: Buffer): unknown => {
-  try {
-    return JSON.parse(raw.toString('utf8'));
-  } catch {
-    return undefined;
   }
 };
