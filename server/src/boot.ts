@@ -3,7 +3,6 @@ import { createApp, type App } from './app.js';
 import { createMetrics } from './api/metrics.js';
 import type { Cache } from './cache/cache.js';
 import { createMemoryCache } from './cache/memory-cache.js';
-import { createRedisCache } from './cache/redis-cache.js';
 import type { Config } from './config/env.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrations/migrations.js';
@@ -34,7 +33,7 @@ export interface Sluice {
   close(): Promise<void>;
 }
 
-const openAll = (config: Config, logger: Logger): { main: Database; logs: Database } => {
+const openAll = async (config: Config, logger: Logger): Promise<{ main: Database; logs: Database }> => {
   const logQuery = config.debugSql
     ? (sql: string, ms: number) => logger.debug({ sql, ms }, 'sql')
     : undefined;
@@ -44,14 +43,14 @@ const openAll = (config: Config, logger: Logger): { main: Database; logs: Databa
     maxConnections: config.sqlMaxOpenConns,
     logQuery,
   };
-  const main = openDatabase({ ...common, dsn: config.sqlDsn });
-  const logs = config.logSqlDsn ? openDatabase({ ...common, dsn: config.logSqlDsn }) : main;
+  const main = await openDatabase({ ...common, dsn: config.sqlDsn });
+  const logs = config.logSqlDsn ? await openDatabase({ ...common, dsn: config.logSqlDsn }) : main;
   return { main, logs };
 };
 
 /** Opens everything Sluice needs and builds the app; the caller listens. */
 export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice> => {
-  const { main, logs } = openAll(config, logger);
+  const { main, logs } = await openAll(config, logger);
   let cache: Cache | undefined;
   try {
     if (config.nodeType === 'master') {
@@ -60,7 +59,10 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
     }
     await ensureRootUser(main.db, main.dialect, config, logger);
-    cache = config.redisConnString ? await createRedisCache(config.redisConnString) : createMemoryCache();
+    // Redis's client loads only when Redis is configured.
+    cache = config.redisConnString
+      ? await (await import('./cache/redis-cache.js')).createRedisCache(config.redisConnString)
+      : createMemoryCache();
     const options = await createOptionStore({ db: main.db, dialect: main.dialect, cache });
     const services = createServices({
       config,

@@ -2,10 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDriver from 'better-sqlite3';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
-import { createPool } from 'mysql2';
-import pg from 'pg';
 import { dialectOf, parseMysqlDsn, type Dialect } from './dsn.js';
 import type { Tables } from './tables.js';
+import type PgModule from 'pg';
 
 export interface Database {
   readonly db: Kysely<Tables>;
@@ -23,12 +22,12 @@ export interface DatabaseOptions {
 
 /** PostgreSQL answers int8 and numeric (SUM of bigint) as strings: read them as numbers. */
 const PG_NUMERIC_OIDS = new Set([20, 1700]);
-const pgTypes = {
+const pgTypes = (pg: typeof PgModule) => ({
   getTypeParser: (oid: number, format?: 'text' | 'binary'): ((value: string) => unknown) =>
     PG_NUMERIC_OIDS.has(oid)
       ? (value: string) => Number(value)
       : (pg.types.getTypeParser(oid, format ?? 'text') as (value: string) => unknown),
-};
+});
 
 /** Distinct statements kept compiled; past this the cache starts over (schema changes are rare). */
 const STATEMENT_CACHE_SIZE = 1000;
@@ -70,15 +69,18 @@ const openSqlite = (path: string, busyTimeoutMs: number): SqliteDialect => {
   });
 };
 
-const openPostgres = (dsn: string, max: number): PostgresDialect => {
-  const pool = new pg.Pool({ connectionString: dsn, max, types: pgTypes });
+/** The PostgreSQL and MySQL drivers load only when used (an SQLite instance never pays for them). */
+const openPostgres = async (dsn: string, max: number): Promise<PostgresDialect> => {
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: dsn, max, types: pgTypes(pg) });
   // An idle client the server drops (restart, failover, terminated backend) makes the pool emit
   // 'error' after discarding it; with no listener that event would crash the process.
   pool.on('error', () => undefined);
   return new PostgresDialect({ pool });
 };
 
-const openMysql = (dsn: string, max: number): MysqlDialect => {
+const openMysql = async (dsn: string, max: number): Promise<MysqlDialect> => {
+  const { createPool } = await import('mysql2');
   const connection = parseMysqlDsn(dsn);
   return new MysqlDialect({
     pool: createPool({
@@ -94,14 +96,14 @@ const openMysql = (dsn: string, max: number): MysqlDialect => {
 };
 
 /** Opens the database a DSN names, with every driver quirk normalised here and nowhere else. */
-export const openDatabase = (options: DatabaseOptions): Database => {
+export const openDatabase = async (options: DatabaseOptions): Promise<Database> => {
   const dialect = dialectOf(options.dsn);
   const kyselyDialect =
     dialect === 'sqlite'
       ? openSqlite(options.sqlitePath, options.sqliteBusyTimeoutMs)
       : dialect === 'postgres'
-        ? openPostgres(options.dsn, options.maxConnections)
-        : openMysql(options.dsn, options.maxConnections);
+        ? await openPostgres(options.dsn, options.maxConnections)
+        : await openMysql(options.dsn, options.maxConnections);
   const logQuery = options.logQuery;
   const db = new Kysely<Tables>({
     dialect: kyselyDialect,

@@ -366,7 +366,7 @@ describe.each(testDialects())('booting on a one-api v0.6.9 database (%s)', (dial
     } finally {
       await connection.close();
     }
-    const peek = openDatabase({
+    const peek = await openDatabase({
       dsn: dialect === 'sqlite' ? '' : database.location,
       sqlitePath: database.location,
       sqliteBusyTimeoutMs: 3000,

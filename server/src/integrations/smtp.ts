@@ -1,4 +1,3 @@
-import { createTransport } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import { businessError, type AppError } from '../lib/app-error.js';
 import { PROVIDER_TIMEOUT_MS } from './provider-http.js';
@@ -56,6 +55,8 @@ export const sendMail = async (settings: SmtpSettings, mail: Mail): Promise<void
   const sender = senderOf(settings);
   if (settings.server.trim() === '' || sender === '') throw businessError(SMTP_NOT_CONFIGURED);
   if (mail.to.trim() === '') throw sendFailed('the receiver is empty');
+  // nodemailer loads on the first mail: most instances never send one.
+  const { createTransport } = await import('nodemailer');
   const transport = createTransport(transportOptions(settings));
   try {
     await transport.sendMail({
