@@ -1,5 +1,6 @@
 import { ITEMS_PER_PAGE } from '@sluice/contract/statuses';
-import { useInfiniteQuery, type QueryKey } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, type QueryKey } from '@tanstack/react-query';
+import { useState } from 'react';
 
 export interface PagedListOptions<T> {
   /** Identifies the list and its filters: a new key starts again from page 0. */
@@ -30,5 +31,46 @@ export const usePagedList = <T>({ queryKey, fetchPage, enabled = true }: PagedLi
     loadingMore: query.isFetchingNextPage,
     loadMore: () => void query.fetchNextPage(),
     refresh: () => void query.refetch(),
+  };
+};
+
+export interface SearchableListOptions<T> {
+  /** Identifies the paged list and its filters. */
+  readonly queryKey: QueryKey;
+  readonly fetchPage: (page: number) => Promise<T[]>;
+  /** Identifies the search results; the keyword is appended. */
+  readonly searchKey: QueryKey;
+  readonly search: (keyword: string) => Promise<T[]>;
+}
+
+/**
+ * A paged list that shows search results instead while a keyword is set (the console's list screens):
+ * one set of items, loading and refresh for whichever is shown.
+ */
+export const useSearchableList = <T>({
+  queryKey,
+  fetchPage,
+  searchKey,
+  search,
+}: SearchableListOptions<T>) => {
+  const [keyword, setKeyword] = useState('');
+  const searching = keyword !== '';
+  const paged = usePagedList({ queryKey, fetchPage, enabled: !searching });
+  const found = useQuery({
+    queryKey: [...searchKey, keyword],
+    queryFn: () => search(keyword),
+    enabled: searching,
+  });
+  return {
+    ...paged,
+    keyword,
+    setKeyword,
+    searching,
+    items: searching ? (found.data ?? []) : paged.items,
+    loading: searching ? found.isPending : paged.loading,
+    refreshing: searching ? found.isFetching : paged.refreshing,
+    /** The search itself is running (for the search box's spinner). */
+    searchFetching: searching && found.isFetching,
+    refresh: () => (searching ? void found.refetch() : paged.refresh()),
   };
 };

@@ -1,7 +1,7 @@
 import { Alert, Button, Stack, Table, Text } from '@mantine/core';
 import { IconPlus, IconRefresh } from '@tabler/icons-react';
 import type { Channel } from '@sluice/contract/schemas/channel';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -14,7 +14,7 @@ import { ResponsiveTable } from '../../components/responsive-table.js';
 import { SearchBar } from '../../components/search-bar.js';
 import { setPromptShown, shouldShowPrompt } from '../../lib/storage.js';
 import { showSuccess } from '../../lib/toast.js';
-import { usePagedList } from '../../lib/use-paged-list.js';
+import { useSearchableList } from '../../lib/use-paged-list.js';
 import { ChannelActions } from './channel-actions.js';
 import { deleteDisabledChannels, listChannels, searchChannels } from './channel-api.js';
 import {
@@ -72,18 +72,14 @@ export const ChannelListPage = () => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [searchText, setSearchText] = useState('');
-  const [keyword, setKeyword] = useState('');
   const [showPrompt, setShowPrompt] = useState(() => shouldShowPrompt(PROMPT_TOPIC));
-  const paged = usePagedList({
+  const paged = useSearchableList({
     queryKey: ['channels', 'list'],
     fetchPage: listChannels,
-    enabled: keyword === '',
+    searchKey: ['channels', 'search'],
+    search: searchChannels,
   });
-  const search = useQuery({
-    queryKey: ['channels', 'search', keyword],
-    queryFn: () => searchChannels(keyword),
-    enabled: keyword !== '',
-  });
+  const { searching, setKeyword } = paged;
   const tests = useChannelTests();
   const removeDisabled = useMutation({
     mutationFn: deleteDisabledChannels,
@@ -92,9 +88,8 @@ export const ChannelListPage = () => {
       await queryClient.invalidateQueries({ queryKey: ['channels'] });
     },
   });
-  const searching = keyword !== '';
-  const channels: Channel[] = searching ? (search.data ?? []) : paged.items;
-  const loading = searching ? search.isPending : paged.loading;
+  const channels: Channel[] = paged.items;
+  const loading = paged.loading;
 
   return (
     <PageCard
@@ -126,8 +121,8 @@ export const ChannelListPage = () => {
           <Button
             variant="default"
             leftSection={<IconRefresh size={16} />}
-            loading={searching ? search.isFetching : paged.refreshing}
-            onClick={() => (searching ? void search.refetch() : paged.refresh())}
+            loading={paged.refreshing}
+            onClick={() => paged.refresh()}
           >
             {t('common.refresh')}
           </Button>
@@ -153,7 +148,7 @@ export const ChannelListPage = () => {
         onChange={setSearchText}
         onSearch={setKeyword}
         placeholder={t('channel.searchPlaceholder')}
-        loading={searching && search.isFetching}
+        loading={paged.searchFetching}
       />
       <ListState loading={loading} empty={channels.length === 0} emptyText={t('channel.empty')}>
         <Stack gap="sm">

@@ -1,7 +1,6 @@
 import { Badge, Button, Stack, Table } from '@mantine/core';
 import { IconPlus, IconRefresh } from '@tabler/icons-react';
 import type { Redemption } from '@sluice/contract/schemas/redemption';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -11,7 +10,7 @@ import { PageCard } from '../../components/page-card.js';
 import { ResponsiveTable } from '../../components/responsive-table.js';
 import { SearchBar } from '../../components/search-bar.js';
 import { formatTimestamp, useQuotaFormatter } from '../../lib/format.js';
-import { usePagedList } from '../../lib/use-paged-list.js';
+import { useSearchableList } from '../../lib/use-paged-list.js';
 import { RedemptionActions } from './redemption-actions.js';
 import { listRedemptions, searchRedemptions } from './redemption-api.js';
 
@@ -37,20 +36,15 @@ export const RedemptionListPage = () => {
   const { t } = useTranslation();
   const formatQuota = useQuotaFormatter();
   const [searchText, setSearchText] = useState('');
-  const [keyword, setKeyword] = useState('');
-  const paged = usePagedList({
+  const paged = useSearchableList({
     queryKey: ['redemptions', 'list'],
     fetchPage: listRedemptions,
-    enabled: keyword === '',
+    searchKey: ['redemptions', 'search'],
+    search: searchRedemptions,
   });
-  const search = useQuery({
-    queryKey: ['redemptions', 'search', keyword],
-    queryFn: () => searchRedemptions(keyword),
-    enabled: keyword !== '',
-  });
-  const searching = keyword !== '';
-  const redemptions: Redemption[] = searching ? (search.data ?? []) : paged.items;
-  const loading = searching ? search.isPending : paged.loading;
+  const { searching, setKeyword } = paged;
+  const redemptions: Redemption[] = paged.items;
+  const loading = paged.loading;
 
   return (
     <PageCard
@@ -69,8 +63,8 @@ export const RedemptionListPage = () => {
           <Button
             variant="default"
             leftSection={<IconRefresh size={16} />}
-            loading={searching ? search.isFetching : paged.refreshing}
-            onClick={() => (searching ? void search.refetch() : paged.refresh())}
+            loading={paged.refreshing}
+            onClick={() => paged.refresh()}
           >
             {t('common.refresh')}
           </Button>
@@ -82,7 +76,7 @@ export const RedemptionListPage = () => {
         onChange={setSearchText}
         onSearch={setKeyword}
         placeholder={t('redemption.searchPlaceholder')}
-        loading={searching && search.isFetching}
+        loading={paged.searchFetching}
       />
       <ListState loading={loading} empty={redemptions.length === 0} emptyText={t('redemption.empty')}>
         <Stack gap="sm">

@@ -1,7 +1,6 @@
 import { Badge, Button, Group, Select, Stack, Table, Text } from '@mantine/core';
 import { IconPlus, IconRefresh } from '@tabler/icons-react';
 import type { Token } from '@sluice/contract/schemas/token';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -11,7 +10,7 @@ import { PageCard } from '../../components/page-card.js';
 import { ResponsiveTable } from '../../components/responsive-table.js';
 import { SearchBar } from '../../components/search-bar.js';
 import { formatTimestamp, useQuotaFormatter } from '../../lib/format.js';
-import { usePagedList } from '../../lib/use-paged-list.js';
+import { useSearchableList } from '../../lib/use-paged-list.js';
 import { listTokens, searchTokens, TOKEN_ORDERS, type TokenOrder } from './token-api.js';
 import { TokenActions } from './token-actions.js';
 
@@ -42,20 +41,15 @@ export const TokenListPage = () => {
   const formatQuota = useQuotaFormatter();
   const [order, setOrder] = useState<TokenOrder>('');
   const [searchText, setSearchText] = useState('');
-  const [keyword, setKeyword] = useState('');
-  const paged = usePagedList({
+  const paged = useSearchableList({
     queryKey: ['tokens', 'list', order],
     fetchPage: (page) => listTokens(page, order),
-    enabled: keyword === '',
+    searchKey: ['tokens', 'search'],
+    search: searchTokens,
   });
-  const search = useQuery({
-    queryKey: ['tokens', 'search', keyword],
-    queryFn: () => searchTokens(keyword),
-    enabled: keyword !== '',
-  });
-  const searching = keyword !== '';
-  const tokens: Token[] = searching ? (search.data ?? []) : paged.items;
-  const loading = searching ? search.isPending : paged.loading;
+  const { searching, setKeyword } = paged;
+  const tokens: Token[] = paged.items;
+  const loading = paged.loading;
 
   return (
     <PageCard
@@ -74,8 +68,8 @@ export const TokenListPage = () => {
           <Button
             variant="default"
             leftSection={<IconRefresh size={16} />}
-            loading={searching ? search.isFetching : paged.refreshing}
-            onClick={() => (searching ? void search.refetch() : paged.refresh())}
+            loading={paged.refreshing}
+            onClick={() => paged.refresh()}
           >
             {t('common.refresh')}
           </Button>
@@ -91,7 +85,7 @@ export const TokenListPage = () => {
           onChange={setSearchText}
           onSearch={setKeyword}
           placeholder={t('token.searchPlaceholder')}
-          loading={searching && search.isFetching}
+          loading={paged.searchFetching}
         />
         <Select
           maw={{ base: '100%', xs: 220 }}

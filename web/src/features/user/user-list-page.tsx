@@ -1,7 +1,6 @@
 import { Badge, Button, Group, Select, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconPlus, IconRefresh } from '@tabler/icons-react';
 import type { User } from '@sluice/contract/schemas/user';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -13,7 +12,7 @@ import { ResponsiveTable } from '../../components/responsive-table.js';
 import { SearchBar } from '../../components/search-bar.js';
 import { truncate, useQuotaFormatter } from '../../lib/format.js';
 import { useSession } from '../../lib/session.js';
-import { usePagedList } from '../../lib/use-paged-list.js';
+import { useSearchableList } from '../../lib/use-paged-list.js';
 import { UserActions, type ManageResult } from './user-actions.js';
 import { listUsers, searchUsers, USER_ORDERS, type UserOrder } from './user-api.js';
 import { ROLE_LABELS, STATUS_LABELS } from './user-row-model.js';
@@ -69,29 +68,23 @@ export const UserListPage = () => {
   const viewerRole = useSession().user?.role ?? 0;
   const [order, setOrder] = useState<UserOrder>('');
   const [searchText, setSearchText] = useState('');
-  const [keyword, setKeyword] = useState('');
   const [changes, setChanges] = useState<Readonly<Record<number, ManageResult>>>({});
   const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
-  const paged = usePagedList({
+  const paged = useSearchableList({
     queryKey: ['users', 'list', order],
     fetchPage: (page) => listUsers(page, order),
-    enabled: keyword === '',
+    searchKey: ['users', 'search'],
+    search: searchUsers,
   });
-  const search = useQuery({
-    queryKey: ['users', 'search', keyword],
-    queryFn: () => searchUsers(keyword),
-    enabled: keyword !== '',
-  });
-  const searching = keyword !== '';
-  const users: User[] = (searching ? (search.data ?? []) : paged.items)
+  const { searching, setKeyword } = paged;
+  const users: User[] = paged.items
     .filter((user) => !hidden.has(user.id))
     .map((user) => ({ ...user, ...changes[user.id] }));
-  const loading = searching ? search.isPending : paged.loading;
+  const loading = paged.loading;
   const refresh = () => {
     setChanges({});
     setHidden(new Set());
-    if (searching) void search.refetch();
-    else paged.refresh();
+    paged.refresh();
   };
   const managed = (id: number, action: string, result: ManageResult) => {
     if (action === 'delete') setHidden((current) => new Set([...current, id]));
@@ -110,7 +103,7 @@ export const UserListPage = () => {
           <Button
             variant="default"
             leftSection={<IconRefresh size={16} />}
-            loading={searching ? search.isFetching : paged.refreshing}
+            loading={paged.refreshing}
             onClick={refresh}
           >
             {t('common.refresh')}
@@ -124,7 +117,7 @@ export const UserListPage = () => {
           onChange={setSearchText}
           onSearch={setKeyword}
           placeholder={t('userAdmin.searchPlaceholder')}
-          loading={searching && search.isFetching}
+          loading={paged.searchFetching}
         />
         <Select
           maw={{ base: '100%', xs: 220 }}
