@@ -1,12 +1,11 @@
-import { Alert, Button, Stack, Table, Text } from '@mantine/core';
-import { IconPlus, IconRefresh } from '@tabler/icons-react';
+import { Alert, Stack, Table, Text } from '@mantine/core';
 import type { Channel } from '@sluice/contract/schemas/channel';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { ConfirmButton } from '../../components/confirm-button.js';
 import { GroupBadges } from '../../components/group-badges.js';
+import { AddLink, RefreshButton } from '../../components/list-buttons.js';
 import { ListState } from '../../components/list-state.js';
 import { LoadMore } from '../../components/load-more.js';
 import { PageCard } from '../../components/page-card.js';
@@ -97,14 +96,9 @@ export const ChannelListPage = () => {
       testId="channel-page"
       actions={
         <>
-          <Button
-            component={Link}
-            to="/channel/add"
-            leftSection={<IconPlus size={16} />}
-            data-testid="channel-add"
-          >
+          <AddLink to="/channel/add" testId="channel-add">
             {t('channel.add')}
-          </Button>
+          </AddLink>
           <ChannelTestButtons
             running={tests.progress?.running ?? false}
             starting={tests.starting}
@@ -118,14 +112,7 @@ export const ChannelListPage = () => {
             onConfirm={() => removeDisabled.mutate()}
             data-testid="channel-delete-disabled"
           />
-          <Button
-            variant="default"
-            leftSection={<IconRefresh size={16} />}
-            loading={paged.refreshing}
-            onClick={() => paged.refresh()}
-          >
-            {t('common.refresh')}
-          </Button>
+          <RefreshButton loading={paged.refreshing} onClick={() => paged.refresh()} />
         </>
       }
     >

@@ -1,9 +1,10 @@
-import { Button, Card, Center, EmptyState, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Card, Center, EmptyState, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconChartBar, IconRefresh } from '@tabler/icons-react';
+import { IconChartBar } from '@tabler/icons-react';
 import { skipToken, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RefreshButton } from '../../components/list-buttons.js';
 import { ListState } from '../../components/list-state.js';
 import { PageCard } from '../../components/page-card.js';
 import { formatNumber, useQuotaFormatter } from '../../lib/format.js';
@@ -85,16 +86,7 @@ export const DashboardPage = () => {
     <PageCard
       title={t('dashboard.title')}
       testId="dashboard-page"
-      actions={
-        <Button
-          variant="default"
-          leftSection={<IconRefresh size={16} />}
-          loading={usage.isFetching}
-          onClick={() => setNow(new Date())}
-        >
-          {t('common.refresh')}
-        </Button>
-      }
+      actions={<RefreshButton loading={usage.isFetching} onClick={() => setNow(new Date())} />}
     >
       <DashboardFilterBar filters={filters} onChange={change} admin={isAdmin} />
       {typeof range === 'string' && (

@@ -1,9 +1,8 @@
-import { Badge, Button, Stack, Table } from '@mantine/core';
-import { IconPlus, IconRefresh } from '@tabler/icons-react';
+import { Badge, Stack, Table } from '@mantine/core';
 import type { Redemption } from '@sluice/contract/schemas/redemption';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { AddLink, RefreshButton } from '../../components/list-buttons.js';
 import { ListState } from '../../components/list-state.js';
 import { LoadMore } from '../../components/load-more.js';
 import { PageCard } from '../../components/page-card.js';
@@ -52,22 +51,10 @@ export const RedemptionListPage = () => {
       testId="redemption-page"
       actions={
         <>
-          <Button
-            component={Link}
-            to="/redemption/add"
-            leftSection={<IconPlus size={16} />}
-            data-testid="redemption-add"
-          >
+          <AddLink to="/redemption/add" testId="redemption-add">
             {t('redemption.add')}
-          </Button>
-          <Button
-            variant="default"
-            leftSection={<IconRefresh size={16} />}
-            loading={paged.refreshing}
-            onClick={() => paged.refresh()}
-          >
-            {t('common.refresh')}
-          </Button>
+          </AddLink>
+          <RefreshButton loading={paged.refreshing} onClick={() => paged.refresh()} />
         </>
       }
     >

@@ -1,9 +1,8 @@
-import { Badge, Button, Group, Select, Stack, Table, Text } from '@mantine/core';
-import { IconPlus, IconRefresh } from '@tabler/icons-react';
+import { Badge, Group, Select, Stack, Table, Text } from '@mantine/core';
 import type { Token } from '@sluice/contract/schemas/token';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { AddLink, RefreshButton } from '../../components/list-buttons.js';
 import { ListState } from '../../components/list-state.js';
 import { LoadMore } from '../../components/load-more.js';
 import { PageCard } from '../../components/page-card.js';
@@ -57,22 +56,10 @@ export const TokenListPage = () => {
       testId="token-page"
       actions={
         <>
-          <Button
-            component={Link}
-            to="/token/add"
-            leftSection={<IconPlus size={16} />}
-            data-testid="token-add"
-          >
+          <AddLink to="/token/add" testId="token-add">
             {t('token.add')}
-          </Button>
-          <Button
-            variant="default"
-            leftSection={<IconRefresh size={16} />}
-            loading={paged.refreshing}
-            onClick={() => paged.refresh()}
-          >
-            {t('common.refresh')}
-          </Button>
+          </AddLink>
+          <RefreshButton loading={paged.refreshing} onClick={() => paged.refresh()} />
         </>
       }
     >

@@ -1,10 +1,9 @@
-import { Badge, Button, Group, Select, Stack, Table, Text, Tooltip } from '@mantine/core';
-import { IconPlus, IconRefresh } from '@tabler/icons-react';
+import { Badge, Group, Select, Stack, Table, Text, Tooltip } from '@mantine/core';
 import type { User } from '@sluice/contract/schemas/user';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { GroupBadges } from '../../components/group-badges.js';
+import { AddLink, RefreshButton } from '../../components/list-buttons.js';
 import { ListState } from '../../components/list-state.js';
 import { LoadMore } from '../../components/load-more.js';
 import { PageCard } from '../../components/page-card.js';
@@ -97,17 +96,10 @@ export const UserListPage = () => {
       testId="user-page"
       actions={
         <>
-          <Button component={Link} to="/user/add" leftSection={<IconPlus size={16} />} data-testid="user-add">
+          <AddLink to="/user/add" testId="user-add">
             {t('userAdmin.add')}
-          </Button>
-          <Button
-            variant="default"
-            leftSection={<IconRefresh size={16} />}
-            loading={paged.refreshing}
-            onClick={refresh}
-          >
-            {t('common.refresh')}
-          </Button>
+          </AddLink>
+          <RefreshButton loading={paged.refreshing} onClick={refresh} />
         </>
       }
     >
