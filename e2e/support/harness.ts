@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { apiClient, type ApiClient } from '../../server/src/test-support/api-client.js';
-import { listenApp, type Listening } from '../../server/src/test-support/listen.js';
+import { listenSluice, type Listening } from '../../server/src/test-support/listen.js';
 import { startTestSluice, type TestSluice } from '../../server/src/test-support/test-sluice.js';
 
 /** The built console (`npm run build -w web`), served by the Sluice under test. */
@@ -50,7 +50,7 @@ export const startHarness = async (env: Record<string, string> = {}): Promise<Ha
   let listening: Listening | undefined;
   let browser: Browser | undefined;
   try {
-    listening = await listenApp(test.sluice.app);
+    listening = await listenSluice(test.sluice);
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   } catch (error) {
     await listening?.close();

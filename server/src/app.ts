@@ -11,7 +11,9 @@ import { loadSession } from './api/middleware/auth.js';
 import { rateLimit } from './api/middleware/rate-limit.js';
 import { API_ROUTES, type RouteDeps } from './api/api-routes.js';
 import { billingRoutes } from './relay/billing-routes.js';
-import { relayRoutes, type RelayRouteDeps } from './relay/relay-routes.js';
+import type { RelayRouteDeps } from './relay/relay-dispatch.js';
+import { openAiErrorOf } from './relay/openai-error.js';
+import { relayRoutes } from './relay/relay-routes.js';
 import type { Services } from './services/services.js';
 
 export interface AppDeps {
@@ -27,7 +29,7 @@ export const REQUEST_ID_HEADER = 'X-Oneapi-Request-Id';
 const API_BODY_LIMIT = 4 * 1024 * 1024;
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
-const openAiError = (c: Context, status: 404 | 413 | 500, message: string, type = 'invalid_request_error') =>
+const openAiError = (c: Context, status: 404, message: string, type = 'invalid_request_error') =>
   c.json({ error: { message, type, param: '', code: '' } }, status);
 
 /** Builds the whole HTTP surface: /api, /metrics, the console; one onError, one notFound. */
@@ -98,29 +100,22 @@ export const createApp = (deps: AppDeps) => {
   app.notFound((c) => openAiError(c, 404, `Invalid URL (${c.req.method} ${c.req.path})`));
 
   app.onError((error, c) => {
-    const onApi = !c.req.path.startsWith('/v1/') && !c.req.path.startsWith('/dashboard/');
+    const requestId = c.get('requestId');
+    if (c.req.path.startsWith('/v1/') || c.req.path.startsWith('/dashboard/')) {
+      const translated = openAiErrorOf(error, requestId);
+      if (translated.unexpected) logger.error({ err: error, requestId, path: c.req.path }, 'unhandled error');
+      return c.json(translated.body, translated.status as 400);
+    }
     if (error instanceof AppError) {
-      if (!onApi) {
-        return c.json(
-          {
-            error: {
-              message: `${error.message} (request id: ${c.get('requestId')})`,
-              type: error.type,
-              param: error.param,
-              code: error.code,
-            },
-          },
-          error.status as 400,
-        );
-      }
       const status =
         error.status === 401 || error.status === 429 || error.status === 413 ? error.status : 200;
       return c.json({ success: false, message: error.message }, status);
     }
-    logger.error({ err: error, requestId: c.get('requestId'), path: c.req.path }, 'unhandled error');
-    return onApi
-      ? c.json({ success: false, message: 'internal server error, please contact the administrator' }, 500)
-      : openAiError(c, 500, `internal server error (request id: ${c.get('requestId')})`, 'sluice_error');
+    logger.error({ err: error, requestId, path: c.req.path }, 'unhandled error');
+    return c.json(
+      { success: false, message: 'internal server error, please contact the administrator' },
+      500,
+    );
   });
 
   return app;

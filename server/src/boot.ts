@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { createApp, type App } from './app.js';
+import { createHttpListener, type HttpListener } from './http-listener.js';
 import { createMetrics } from './api/metrics.js';
 import type { Cache } from './cache/cache.js';
 import { createMemoryCache } from './cache/memory-cache.js';
@@ -20,9 +21,12 @@ import { createChannelStatus } from './relay/channel-status.js';
 import { createChannelTestRunner } from './relay/channel-test-runner.js';
 import { shouldDisableChannel } from './relay/disable-rules.js';
 import { channelOperationRoutes, modelCatalogueRoutes } from './relay/relay-api-routes.js';
+import { createRelayHttp } from './relay/relay-http.js';
 
 export interface Sluice {
   readonly app: App;
+  /** The node:http request listener: the relay's POST routes natively, the rest through `app`. */
+  readonly listener: HttpListener;
   readonly services: Services;
   readonly database: Database;
   readonly logDatabase: Database;
@@ -128,15 +132,16 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       index: createRelayIndex(main.db, services.changes),
       changes: services.changes,
       options,
-      billing: createBilling(main.db, logs.db),
+      billing: createBilling(main.db, logs.db, services.changes),
       upstream,
       logger,
       track,
     };
+    const metrics = createMetrics();
     const app = createApp({
       services,
       logger,
-      metrics: createMetrics(),
+      metrics,
       startTime: nowSeconds(),
       relay,
       relayApi,
@@ -148,6 +153,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
     const openCache = cache;
     return {
       app,
+      listener: createHttpListener(app, createRelayHttp({ relay, metrics, logger })),
       services,
       database: main,
       logDatabase: logs,

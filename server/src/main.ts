@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { serve } from '@hono/node-server';
+import { createServer } from 'node:http';
 import { pino } from 'pino';
 import { bootSluice } from './boot.js';
 import { ConfigError, readConfig } from './config/env.js';
@@ -23,8 +23,9 @@ const start = async (): Promise<void> => {
     logger.warn('SESSION_SECRET is not set: a random one is used, so sessions end when Sluice restarts');
   const sluice = await bootSluice(config, logger);
   sluice.startTimers();
-  const server = serve({ fetch: sluice.app.fetch, port: config.port }, (info) => {
-    logger.info(`Sluice listening on http://localhost:${info.port}`);
+  const server = createServer(sluice.listener);
+  server.listen(config.port, () => {
+    logger.info(`Sluice listening on http://localhost:${config.port}`);
   });
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');

@@ -3,7 +3,7 @@ import { cors } from 'hono/cors';
 import type { AppEnv } from '../api/app-env.js';
 import { clientIp } from '../api/middleware/rate-limit.js';
 import { authenticateKey } from './key-auth.js';
-import type { RelayRouteDeps } from './relay-routes.js';
+import type { RelayRouteDeps } from './relay-dispatch.js';
 
 const UNLIMITED = 100_000_000;
 

@@ -1,10 +1,17 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { relayError } from '../lib/app-error.js';
+import type { ChangeFeed } from '../services/change-feed.js';
 import { createSettlementBatcher, type Payer } from './settlement-batch.js';
 
 /** How long settlements gather before one transaction writes them all. */
 const SETTLEMENT_WINDOW_MS = 10;
+/**
+ * How long a user's quota read from the database answers the admission check. This instance's own
+ * moves are applied to it at once and console changes drop it at once (change feed); the bound only
+ * covers what other instances spend meanwhile. Money never depends on it: every move is atomic SQL.
+ */
+const QUOTA_FRESH_MS = 1000;
 
 type Db = Kysely<Tables> | Transaction<Tables>;
 
@@ -28,7 +35,18 @@ const moveQuota = async (db: Db, payer: Payer, amount: number): Promise<void> =>
  * instances never lose a move. The consumption log row is written in the same transaction as the
  * quota it accounts for when the logs share the database.
  */
-export const createBilling = (db: Kysely<Tables>, logDb: Kysely<Tables>) => {
+export const createBilling = (db: Kysely<Tables>, logDb: Kysely<Tables>, changes: ChangeFeed) => {
+  const quotas = new Map<number, { quota: number; readAt: number }>();
+  const moveCached = (userId: number, amount: number) => {
+    const cached = quotas.get(userId);
+    if (cached) cached.quota += amount;
+  };
+  changes.on((change) => {
+    if (change.kind !== 'user') return;
+    if (typeof change.id === 'number') quotas.delete(change.id);
+    else quotas.clear();
+  });
+
   /** Reserves quota before the call: refused when the user or a limited token cannot cover it. */
   const reserve = async (payer: Payer, amount: number): Promise<void> => {
     if (amount <= 0) return;
@@ -51,21 +69,32 @@ export const createBilling = (db: Kysely<Tables>, logDb: Kysely<Tables>) => {
       if (Number(token.numUpdatedRows) !== 1)
         throw relayError(403, 'pre_consume_token_quota_failed', 'token quota is not enough');
     });
+    moveCached(payer.userId, -amount);
   };
 
   /** Gives a reservation back (a failed request costs nothing). */
-  const release = (payer: Payer, amount: number): Promise<void> => moveQuota(db, payer, -amount);
+  const release = async (payer: Payer, amount: number): Promise<void> => {
+    await moveQuota(db, payer, -amount);
+    moveCached(payer.userId, amount);
+  };
 
   /**
    * Charges the real cost: the difference to the reservation, the counters, the log row; batched
    * with the other settlements of the same few milliseconds into one transaction.
    */
-  const settle = createSettlementBatcher(db, logDb, SETTLEMENT_WINDOW_MS);
+  const settle = createSettlementBatcher(db, logDb, SETTLEMENT_WINDOW_MS, (userMoves) => {
+    for (const [userId, amount] of userMoves) moveCached(userId, amount);
+  });
 
-  /** The user's current quota (read fresh: it moves with every request). */
+  /** The user's quota for the admission check: read from the database at most every QUOTA_FRESH_MS. */
   const userQuota = async (userId: number): Promise<number> => {
+    const now = performance.now();
+    const cached = quotas.get(userId);
+    if (cached && now - cached.readAt < QUOTA_FRESH_MS) return cached.quota;
     const row = await db.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirst();
-    return row?.quota ?? 0;
+    const quota = row?.quota ?? 0;
+    if (row) quotas.set(userId, { quota, readAt: now });
+    return quota;
   };
 
   return { reserve, release, settle, userQuota };

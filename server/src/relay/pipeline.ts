@@ -12,7 +12,7 @@ import type { RoutableChannel } from './relay-index.js';
 import type { RelayRequest } from './relay-request.js';
 import { relayStream } from './stream-relay.js';
 import { estimatePromptTokens, promptTokensOf } from './prompt-tokens.js';
-import { reply, safeJson } from './relay-response.js';
+import { reply, safeJson, type RelayReply } from './relay-response.js';
 import { countTextTokens } from './token-counter.js';
 import { readAll, type Upstream } from './upstream.js';
 import { AttemptFailure, isRetryableStatus, upstreamError } from './upstream-error.js';
@@ -40,7 +40,7 @@ export interface RelayCall {
 }
 
 /** Runs one relay request through its channels in order; returns the client's response. */
-export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<Response> => {
+export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<RelayReply> => {
   const { request, auth } = call;
   const options = deps.options.values;
   const group = auth.user.group || 'default';
@@ -153,7 +153,7 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
     relayError(503, 'no_channel', `no available channel for model ${request.model} under group ${group}`)
   );
 
-  async function attempt(row: RoutableChannel['row']): Promise<Response> {
+  async function attempt(row: RoutableChannel['row']): Promise<RelayReply> {
     const provider = providerOf(row.type);
     const adaptor = provider?.adaptor;
     if (!adaptor || !adaptor.modes.includes(request.mode))
@@ -190,11 +190,9 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
       : passthrough
         ? { ...upstreamRequest, body: request.raw }
         : upstreamRequest;
-    const controller = new AbortController();
-    const signal = AbortSignal.any([controller.signal, call.clientSignal]);
     let response;
     try {
-      response = await deps.upstream.send(outgoing, signal);
+      response = await deps.upstream.send(outgoing, call.clientSignal);
     } catch (error) {
       if (call.clientSignal.aborted) throw relayError(499, 'client_closed', 'the client closed the request');
       const timedOut = error instanceof Error && /timeout/i.test(error.name + error.message);
@@ -247,18 +245,16 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
         meta,
         upstream: response,
         clientWantsUsage: request.clientWantsUsage,
-        abortUpstream: () => controller.abort(),
+        abortUpstream: () => response.body.destroy(),
         onFinish: (outcome) => {
           const usage = usageOrCount(outcome.usage, outcome.text);
           settle(row, model, ratios, usageQuota(usage, ratios), usage, true, reset);
         },
       });
-      // chunked up front: the Node adapter would otherwise wait on the first chunks to size the body
       return reply(stream, 200, call.requestId, {
         'content-type': 'text/event-stream',
         'cache-control': 'no-cache',
         'x-accel-buffering': 'no',
-        'transfer-encoding': 'chunked',
       });
     }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sluice } from '../boot.js';
 import { apiClient } from '../test-support/api-client.js';
-import { listenApp, type Listening } from '../test-support/listen.js';
+import { listenSluice, type Listening } from '../test-support/listen.js';
 import { startOpenAiDouble, type OpenAiDouble } from '../test-support/openai-double.js';
 import { startRelayFixture, type RelayFixture, type RelayUser } from '../test-support/relay-fixture.js';
 import { testRedisUrl } from '../test-support/test-databases.js';
@@ -28,7 +28,7 @@ describe.skipIf(!redis)('relay across instances (Redis invalidation)', () => {
     upstream = await startOpenAiDouble();
     fixture = await startRelayFixture('sqlite', { REDIS_CONN_STRING: redis ?? '' });
     second = await fixture.test.boot({ REDIS_CONN_STRING: redis ?? '' });
-    secondServer = await listenApp(second.app);
+    secondServer = await listenSluice(second);
     channelId = await fixture.channel({ name: 'shared', base_url: upstream.url, models: 'gpt-4o' });
     user = await fixture.user();
   });
@@ -67,6 +67,21 @@ describe.skipIf(!redis)('relay across instances (Redis invalidation)', () => {
     await expect
       .poll(async () => (await chatOnSecond(user.key)).status, { timeout: 3000, interval: 50 })
       .toBe(401);
+  });
+
+  it('admits a user on B as soon as an admin tops them up on A (the cached quota is dropped)', async () => {
+    const poor = await fixture.user({ quota: 1 });
+    const refused = await chatOnSecond(poor.key);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(
+      'insufficient_user_quota',
+    );
+    expect(
+      (await fixture.root.post('/api/topup', { user_id: poor.userId, quota: 1_000_000 })).body.success,
+    ).toBe(true);
+    await expect
+      .poll(async () => (await chatOnSecond(poor.key)).status, { timeout: 3000, interval: 50 })
+      .toBe(200);
   });
 
   it('refuses a user on B as soon as an admin bans them on A', async () => {

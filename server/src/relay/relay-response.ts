@@ -1,10 +1,23 @@
-/** Every response the relay builds carries the request id (set here: adding it later costs a copy). */
+/** A chunk source the HTTP layer drains into the client, with backpressure; `cancel` when the client left. */
+export interface ChunkSource {
+  next(): Promise<Uint8Array | undefined>;
+  cancel(): void;
+}
+
+/** What the relay answers: written straight to the Node response (no web `Response` on the hot path). */
+export interface RelayReply {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array | string | ChunkSource;
+}
+
+/** Every answer the relay builds carries the request id. */
 export const reply = (
-  body: ConstructorParameters<typeof Response>[0],
+  body: RelayReply['body'],
   status: number,
   requestId: string,
   headers: Record<string, string>,
-): Response => new Response(body, { status, headers: { ...headers, 'x-oneapi-request-id': requestId } });
+): RelayReply => ({ status, headers: { ...headers, 'x-oneapi-request-id': requestId }, body });
 
 /** The body as JSON, or undefined when it is not JSON. */
 export const safeJson = (raw: Buffer): unknown => {

@@ -88,7 +88,7 @@ export const writeSettlements = async (
   trx: Transaction<Tables>,
   settlements: readonly Settlement[],
   logsHere: boolean,
-): Promise<Insertable<LogsTable>[]> => {
+): Promise<{ rows: Insertable<LogsTable>[]; userMoves: Map<number, number> }> => {
   const users = new Map<number, Sums>();
   const tokens = new Map<number, Sums>();
   const limited = new Set<number>();
@@ -130,7 +130,7 @@ export const writeSettlements = async (
       .execute();
   const rows = settlements.map((settlement) => logRow(settlement, now)).filter((row) => row !== undefined);
   if (logsHere) await writeLogRows(trx, rows);
-  return rows;
+  return { rows, userMoves: new Map([...users].map(([id, sums]) => [id, -sums.balance])) };
 };
 
 interface Pending {
@@ -141,9 +141,15 @@ interface Pending {
 
 /**
  * Gathers the settlements of a short window (`windowMs`) and writes them together: a transaction per
- * batch instead of one per request. Each caller's promise settles when its batch is committed.
+ * batch instead of one per request. Each caller's promise settles when its batch is committed;
+ * `committed` is told how much each user's quota moved.
  */
-export const createSettlementBatcher = (db: Kysely<Tables>, logDb: Kysely<Tables>, windowMs: number) => {
+export const createSettlementBatcher = (
+  db: Kysely<Tables>,
+  logDb: Kysely<Tables>,
+  windowMs: number,
+  committed: (userMoves: ReadonlyMap<number, number>) => void,
+) => {
   const sameDatabase = db === logDb;
   let queue: Pending[] = [];
   let timer: NodeJS.Timeout | undefined;
@@ -155,7 +161,10 @@ export const createSettlementBatcher = (db: Kysely<Tables>, logDb: Kysely<Tables
     if (batch.length === 0) return;
     try {
       const settlements = batch.map((pending) => pending.settlement);
-      const rows = await db.transaction().execute((trx) => writeSettlements(trx, settlements, sameDatabase));
+      const { rows, userMoves } = await db
+        .transaction()
+        .execute((trx) => writeSettlements(trx, settlements, sameDatabase));
+      committed(userMoves);
       if (!sameDatabase) await writeLogRows(logDb, rows);
       for (const pending of batch) pending.resolve();
     } catch (error) {

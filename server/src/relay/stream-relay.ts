@@ -1,6 +1,7 @@
 import { createSseParser, sseData } from '../lib/sse.js';
 import type { Adaptor, RelayRequestMeta, SseEvent, Usage } from './adaptors/adaptor.js';
 import { choiceText, readUsage } from './adaptors/openai-adaptor.js';
+import type { ChunkSource } from './relay-response.js';
 import type { UpstreamResponse } from './upstream.js';
 
 export interface StreamOutcome {
@@ -29,7 +30,7 @@ const encoder = new TextEncoder();
  * chunk the client did not ask for and chunks with neither choices nor usage; other formats go
  * through the adaptor. The stream always ends with `data: [DONE]`.
  */
-export const relayStream = (options: StreamOptions): ReadableStream<Uint8Array> => {
+export const relayStream = (options: StreamOptions): ChunkSource => {
   const { adaptor, meta } = options;
   const parser = createSseParser();
   const decoder = new TextDecoder();
@@ -90,34 +91,34 @@ export const relayStream = (options: StreamOptions): ReadableStream<Uint8Array> 
     return out;
   };
 
-  return new ReadableStream<Uint8Array>({
-    pull: async (controller) => {
+  let closed = false;
+  return {
+    next: async () => {
+      if (closed) return undefined;
       try {
         for (;;) {
-          const next = await iterator.next();
-          if (next.done) {
-            controller.enqueue(encoder.encode(closing()));
-            controller.close();
+          const step = await iterator.next();
+          if (step.done) {
+            closed = true;
+            const last = encoder.encode(closing());
             finish(false);
-            return;
+            return last;
           }
-          const out = render(parser.feed(decoder.decode(next.value as Uint8Array, { stream: true })));
-          if (out !== '') {
-            controller.enqueue(encoder.encode(out));
-            return;
-          }
+          const out = render(parser.feed(decoder.decode(step.value as Uint8Array, { stream: true })));
+          if (out !== '') return encoder.encode(out);
         }
       } catch {
-        controller.enqueue(encoder.encode(sseData('[DONE]')));
-        controller.close();
+        closed = true;
         finish(false);
+        return encoder.encode(sseData('[DONE]'));
       }
     },
     cancel: () => {
+      closed = true;
       options.abortUpstream();
       finish(true);
     },
-  });
+  };
 };
 
 const safeParse = (data: string): unknown => {

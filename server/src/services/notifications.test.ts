@@ -4,6 +4,7 @@ import {
   startMessagePusherDouble,
   type MessagePusherDouble,
 } from '../test-support/check-and-push-doubles.js';
+import { fetchThrough } from '../test-support/listen.js';
 import { startOpenAiDouble, type OpenAiDouble } from '../test-support/openai-double.js';
 import { startRelayFixture, type RelayFixture, type RelayUser } from '../test-support/relay-fixture.js';
 import { startSmtpSink, type SmtpSink } from '../test-support/smtp-sink.js';
@@ -32,9 +33,9 @@ describe.each(testDialects())('notifications to root and quota reminders on %s',
     await sluice().idle();
   };
 
-  /** The same request through another instance's app (in process). */
+  /** The same request through another instance (its own listener, in process). */
   const chatOn = async (other: Sluice, key: string) => {
-    await other.app.request('/v1/chat/completions', {
+    await fetchThrough(other, '/v1/chat/completions', {
       method: 'POST',
       headers: { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'hello' }] }),
@@ -142,8 +143,11 @@ describe.each(testDialects())('notifications to root and quota reminders on %s',
         await db().updateTable('users').set({ email }).where('id', '=', user.userId).execute();
       return user;
     };
-    const setQuota = (userId: number, quota: number) =>
-      db().updateTable('users').set({ quota }).where('id', '=', userId).execute();
+    /** Writes the quota and announces it, as every write through the API does. */
+    const setQuota = async (userId: number, quota: number) => {
+      await db().updateTable('users').set({ quota }).where('id', '=', userId).execute();
+      await sluice().services.changes.emit({ kind: 'user', id: userId });
+    };
     const mailsTo = (email: string) => smtp.mails.filter((mail) => mail.envelopeTo.includes(email));
 
     it('mails once per crossing: not again below, not after a restart, again after a top-up', async () => {
@@ -213,7 +217,7 @@ describe.skipIf(!redisUrl).each(testDialects())(
     let second: Sluice;
 
     const chatOn = async (sluice: Sluice, key: string) => {
-      await sluice.app.request('/v1/chat/completions', {
+      await fetchThrough(sluice, '/v1/chat/completions', {
         method: 'POST',
         headers: { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' },
         body: JSON.stringify({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'hello' }] }),
@@ -255,9 +259,12 @@ describe.skipIf(!redisUrl).each(testDialects())(
       await chatOn(second, user.key);
       expect(mails()).toBe(1);
 
+      // Quota written straight to the database, then announced as every write through the API is.
       await db.updateTable('users').set({ quota: 9_000_000 }).where('id', '=', user.userId).execute();
+      await second.services.changes.emit({ kind: 'user', id: user.userId });
       await chatOn(second, user.key);
       await db.updateTable('users').set({ quota: 2_000_000 }).where('id', '=', user.userId).execute();
+      await first.services.changes.emit({ kind: 'user', id: user.userId });
       // The first instance heard of the re-arm through Redis: it claims the marker again and mails.
       await expect
         .poll(

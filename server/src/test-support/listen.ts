@@ -1,27 +1,26 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
-import type { App } from '../app.js';
+import type { HttpListener } from '../http-listener.js';
 
 export interface Listening {
   readonly url: string;
   close(): Promise<void>;
 }
 
-/** Serves an app on a random loopback port, as main.ts does on its configured port. */
-export const listenApp = async (app: App): Promise<Listening> =>
-  new Promise((resolve) => {
-    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
-      resolve({
-        url: `http://127.0.0.1:${info.port}`,
-        close: () =>
-          new Promise<void>((done) => {
-            (server as Server).closeAllConnections?.();
-            server.close(() => done());
-          }),
-      });
-    });
-  });
+/** Serves Sluice's listener on a random loopback port, as main.ts does on its configured port. */
+export const listenSluice = async (sluice: { readonly listener: HttpListener }): Promise<Listening> => {
+  const server = createServer(sluice.listener);
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+};
 
 export type Handler = (
   request: IncomingMessage,
@@ -52,4 +51,20 @@ export const listenHandler = async (handler: Handler): Promise<Listening & { ser
         server.close(() => done());
       }),
   };
+};
+
+/** One request through Sluice's real listener on a short-lived loopback server (for instances a test built itself). */
+export const fetchThrough = async (
+  sluice: { readonly listener: HttpListener },
+  path: string,
+  init: RequestInit,
+): Promise<Response> => {
+  const server = await listenSluice(sluice);
+  try {
+    const response = await fetch(server.url + path, init);
+    await response.arrayBuffer();
+    return response;
+  } finally {
+    await server.close();
+  }
 };

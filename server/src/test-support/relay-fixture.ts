@@ -4,7 +4,7 @@ import { hashPassword } from '../lib/password.js';
 import { generateTokenKey } from '../lib/keys.js';
 import { nowSeconds } from '../lib/time.js';
 import { apiClient, type ApiClient } from './api-client.js';
-import { listenApp, type Listening } from './listen.js';
+import { listenSluice, type Listening } from './listen.js';
 import { startTestSluice, type TestSluice } from './test-sluice.js';
 
 export interface RelayFixture {
@@ -43,7 +43,7 @@ export const startRelayFixture = async (
   env: Record<string, string> = {},
 ): Promise<RelayFixture> => {
   const test = await startTestSluice(dialect, env);
-  const server = await listenApp(test.sluice.app);
+  const server = await listenSluice(test.sluice);
   const root = apiClient(test.sluice.app);
   await root.login('root', '123456');
   const db = test.sluice.database.db;

@@ -10,16 +10,27 @@ export interface RateLimit {
 }
 
 /** The client's address: the socket's, or the first X-Forwarded-For hop when the proxy is trusted. */
-export const clientIp = (c: Context, trustProxy: boolean): string => {
+export const pickClientIp = (
+  forwardedFor: string | undefined,
+  socketAddress: string | undefined,
+  trustProxy: boolean,
+): string => {
   if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    const forwarded = forwardedFor?.split(',')[0]?.trim();
     if (forwarded) return forwarded;
   }
+  return socketAddress ?? 'unknown';
+};
+
+/** {@link pickClientIp} for a Hono request. */
+export const clientIp = (c: Context, trustProxy: boolean): string => {
+  let socketAddress: string | undefined;
   try {
-    return getConnInfo(c).remote.address ?? 'unknown';
+    socketAddress = getConnInfo(c).remote.address;
   } catch {
-    return 'unknown';
+    socketAddress = undefined;
   }
+  return pickClientIp(c.req.header('x-forwarded-for'), socketAddress, trustProxy);
 };
 
 /** one-api's per-IP limiter: over the limit answers 429 with an empty body; limit 0 disables it. */

@@ -1,0 +1,73 @@
+import { CHANNEL_STATUS } from '@sluice/contract/statuses';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config/env.js';
+import type { Tables } from '../db/tables.js';
+import { relayError } from '../lib/app-error.js';
+import type { ChangeFeed } from '../services/change-feed.js';
+import type { KeyAuth } from './key-auth.js';
+import { runPipeline, type PipelineDeps } from './pipeline.js';
+import type { RelayIndex, RoutableChannel } from './relay-index.js';
+import { readRelayRequest, type RelayRoute } from './relay-request.js';
+import type { RelayReply } from './relay-response.js';
+import { attemptOrder } from './select-channel.js';
+
+export interface RelayRouteDeps extends PipelineDeps {
+  readonly config: Config;
+  readonly db: Kysely<Tables>;
+  readonly index: RelayIndex;
+  readonly changes: ChangeFeed;
+}
+
+export interface RelayInput {
+  readonly route: RelayRoute;
+  readonly auth: KeyAuth;
+  /** The body as the client sent it (inflated when it was gzip-encoded). */
+  readonly raw: Uint8Array;
+  readonly contentType: string;
+  /** The model named in the path (`/v1/engines/{model}/embeddings`). */
+  readonly pathModel: string | undefined;
+  readonly requestId: string;
+  readonly clientSignal: AbortSignal;
+  /** The client headers some adaptors pass on (anthropic-version, anthropic-beta). */
+  readonly clientHeaders: Readonly<Record<string, string>>;
+}
+
+/** The channels a request may try, in order: the admin's forced channel, or the routing table's choice. */
+const channelsFor = async (
+  deps: RelayRouteDeps,
+  auth: KeyAuth,
+  model: string,
+): Promise<readonly RoutableChannel[]> => {
+  if (auth.channelId !== undefined) {
+    const row = await deps.index.channel(auth.channelId);
+    if (!row) throw relayError(400, 'invalid_channel', 'invalid channel id');
+    if (row.status !== CHANNEL_STATUS.enabled)
+      throw relayError(403, 'channel_disabled', 'this channel is disabled');
+    return [{ row, priority: row.priority ?? 0, weight: row.weight ?? 0 }];
+  }
+  const group = auth.user.group || 'default';
+  const candidates = await deps.index.candidates(group, model);
+  if (candidates.length === 0)
+    throw relayError(503, 'no_channel', `no available channel for model ${model} under group ${group}`);
+  return attemptOrder(candidates, 1 + Math.max(0, deps.options.values.RetryTimes));
+};
+
+/** One authenticated relay request: validated, checked against the key's models, routed, relayed. */
+export const dispatchRelay = async (deps: RelayRouteDeps, input: RelayInput): Promise<RelayReply> => {
+  const { auth } = input;
+  const request = await readRelayRequest(input.route, input.raw, input.contentType, input.pathModel);
+  const allowed = (auth.token.models ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (allowed.length > 0 && !allowed.includes(request.model))
+    throw relayError(403, 'model_not_allowed', `this token may not use model ${request.model}`);
+  return runPipeline(deps, {
+    auth,
+    request,
+    order: await channelsFor(deps, auth, request.model),
+    requestId: input.requestId,
+    clientSignal: input.clientSignal,
+    clientHeaders: input.clientHeaders,
+  });
+};
