@@ -14,8 +14,21 @@ const parseObject = (text: string | null): Record<string, unknown> => {
   }
 };
 
+/** Worked out once per row: the routing index replaces a row object whenever its channel changes. */
+const metas = new WeakMap<ChannelRow, ChannelMeta>();
+const mappings = new WeakMap<ChannelRow, Record<string, unknown>>();
+
 /** The channel as adaptors see it: base URL (or the type's default), config with legacy `other`. */
 export const channelMetaOf = (row: ChannelRow, provider: Provider | undefined): ChannelMeta => {
+  let meta = metas.get(row);
+  if (!meta) {
+    meta = buildMeta(row, provider);
+    metas.set(row, meta);
+  }
+  return meta;
+};
+
+const buildMeta = (row: ChannelRow, provider: Provider | undefined): ChannelMeta => {
   const config: Record<string, string> = {};
   for (const [name, value] of Object.entries(parseObject(row.config)))
     if (typeof value === 'string' && value !== '') config[name] = value;
@@ -25,18 +38,23 @@ export const channelMetaOf = (row: ChannelRow, provider: Provider | undefined): 
     if (row.type === 21) config['library_id'] ??= other;
     if (row.type === 17) config['plugin'] ??= other;
   }
-  return {
+  return Object.freeze({
     id: row.id,
     type: row.type,
     key: row.key,
     baseUrl: ((row.base_url ?? '').trim() || provider?.baseUrl || '').replace(/\/+$/, ''),
-    config,
-  };
+    config: Object.freeze(config),
+  });
 };
 
 /** The channel's model mapping: a requested name maps to a non-empty upstream name, or stays. */
 export const mapModel = (row: ChannelRow, model: string): string => {
-  const mapped = parseObject(row.model_mapping)[model];
+  let mapping = mappings.get(row);
+  if (!mapping) {
+    mapping = parseObject(row.model_mapping);
+    mappings.set(row, mapping);
+  }
+  const mapped = Object.hasOwn(mapping, model) ? mapping[model] : undefined;
   return typeof mapped === 'string' && mapped.trim() !== '' ? mapped.trim() : model;
 };
 

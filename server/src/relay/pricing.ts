@@ -8,16 +8,37 @@ export interface Ratios {
   readonly group: number;
 }
 
+type RatioOptions = Pick<OptionValues, 'ModelRatio' | 'CompletionRatio' | 'GroupRatio'>;
+
+/** Ratios already worked out, per options object (a new one replaces it on every change of the options). */
+const known = new WeakMap<RatioOptions, Map<string, Ratios>>();
+
+/** The ratios that price a model on a channel type for a group (worked out once per options). */
 export const ratiosFor = (
   model: string,
   channelType: number,
   group: string,
-  options: Pick<OptionValues, 'ModelRatio' | 'CompletionRatio' | 'GroupRatio'>,
-): Ratios => ({
-  model: modelRatio(model, channelType, options.ModelRatio).ratio,
-  completion: completionRatio(model, channelType, options.CompletionRatio),
-  group: groupRatio(group, options.GroupRatio),
-});
+  options: RatioOptions,
+): Ratios => {
+  let table = known.get(options);
+  if (!table) {
+    table = new Map();
+    known.set(options, table);
+  }
+  const key = `${channelType}\u0000${group}\u0000${model}`;
+  let ratios = table.get(key);
+  if (!ratios) {
+    ratios = Object.freeze({
+      model: modelRatio(model, channelType, options.ModelRatio).ratio,
+      completion: completionRatio(model, channelType, options.CompletionRatio),
+      group: groupRatio(group, options.GroupRatio),
+    });
+    // Bounded: model names come from clients, so a flood of new names must not grow it for ever.
+    if (table.size >= 10_000) table.clear();
+    table.set(key, ratios);
+  }
+  return ratios;
+};
 
 /**
  * What a request reserves before the call: an image's full price, speech by input length, text
