@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import process from 'node:process';
 import { setTimeout } from 'node:timers';
 import { URL, fileURLToPath } from 'node:url';
@@ -6,6 +8,25 @@ import { startNode, stopChild } from './children.mjs';
 
 const MAIN = fileURLToPath(new URL('../server/dist/main.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The node flags `npm start` runs Sluice with (the root package.json's `serve` script), so the bench
+ * measures Sluice as it is run.
+ * @returns {string[]}
+ */
+export const startFlags = () => {
+  /** @type {unknown} */
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const scripts =
+    typeof manifest === 'object' && manifest !== null && 'scripts' in manifest ? manifest.scripts : undefined;
+  const serve =
+    typeof scripts === 'object' && scripts !== null && 'serve' in scripts && typeof scripts.serve === 'string'
+      ? scripts.serve
+      : '';
+  const match = /^node((?: --\S+)*) server\/dist\/main\.js$/.exec(serve);
+  if (!match) throw new Error(`the serve script is not "node [flags] server/dist/main.js": ${serve}`);
+  return (match[1] ?? '').split(' ').filter((flag) => flag !== '');
+};
 
 /** The relay key of root, created on the first start by INITIAL_ROOT_TOKEN. */
 export const ROOT_KEY = 'sk-benchRootKey0123456789abcdefghij';
@@ -30,7 +51,7 @@ export const BENCH_PRIORITY = 10;
  * @returns {Promise<import('./children.mjs').Child>}
  */
 export const startSluice = async (options) => {
-  const child = startNode('sluice', [...(options.nodeFlags ?? []), options.main ?? MAIN], {
+  const child = startNode('sluice', [...startFlags(), ...(options.nodeFlags ?? []), options.main ?? MAIN], {
     cwd: ROOT,
     logFile: options.logFile,
     env: {

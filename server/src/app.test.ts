@@ -258,6 +258,19 @@ describe('the HTTP surface', () => {
       /^sluice_http_requests_total\{[^}]*surface="api"[^}]*status="404"[^}]*\} [1-9]/m,
     );
     expect(response.text).toContain('# TYPE sluice_http_request_duration_seconds histogram');
+    // Cumulative buckets ending in +Inf, which equals the count.
+    const statusLine = (suffix: string, extra = '') =>
+      new RegExp(
+        `^sluice_http_request_duration_seconds_${suffix}\\{surface="api",method="GET",route="/api/status"${extra}\\} (\\S+)$`,
+        'm',
+      );
+    const bucketAt = (le: string) =>
+      Number(statusLine('bucket', `,le="${le.replace(/[.+]/g, '\\$&')}"`).exec(response.text)?.[1]);
+    const count = Number(statusLine('count').exec(response.text)?.[1]);
+    expect(count).toBeGreaterThanOrEqual(1);
+    expect(bucketAt('+Inf')).toBe(count);
+    expect(bucketAt('0.001')).toBeLessThanOrEqual(bucketAt('30'));
+    expect(Number(statusLine('sum').exec(response.text)?.[1])).toBeGreaterThan(0);
     expect(response.text).toMatch(/^sluice_process_cpu_user_seconds_total /m);
     // Unknown paths do not become label values (no unbounded label cardinality).
     expect(response.text).not.toMatch(/unknown-[0-9a-f]{8}/);

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import { registerHttpMetrics } from './http-metrics.js';
 
 export interface Metrics {
   readonly registry: Registry;
@@ -21,33 +22,7 @@ const surfaceOf = (path: string): string =>
 export const createMetrics = (): Metrics => {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'sluice_' });
-  const requests = new Counter({
-    name: 'sluice_http_requests_total',
-    help: 'HTTP requests answered, by surface, method, route and status.',
-    labelNames: ['surface', 'method', 'route', 'status'],
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: 'sluice_http_request_duration_seconds',
-    help: 'Time to answer an HTTP request (to the first byte for streams).',
-    labelNames: ['surface', 'method', 'route'],
-    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
-    registers: [registry],
-  });
-  // One child per label set, kept: prom-client hashes the label object on every unlabelled call.
-  const series = new Map<string, { count: () => void; time: (seconds: number) => void }>();
-  const observe: Metrics['observe'] = (surface, method, route, status, seconds) => {
-    const key = `${surface} ${method} ${route} ${status}`;
-    let entry = series.get(key);
-    if (!entry) {
-      const counter = requests.labels({ surface, method, route, status: String(status) });
-      const histogram = duration.labels({ surface, method, route });
-      entry = { count: () => counter.inc(), time: (value) => histogram.observe(value) };
-      series.set(key, entry);
-    }
-    entry.count();
-    entry.time(seconds);
-  };
+  const { observe } = registerHttpMetrics(registry);
   return {
     registry,
     observe,

@@ -197,7 +197,13 @@ export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
     }
     const elapsed = performance.now() - started;
     metrics.observe('relay', 'POST', route.path, status, elapsed / 1000);
-    logger.info({ requestId, method: 'POST', path: route.path, status, ms: Math.round(elapsed) }, 'request');
+    // Every relayed answer already has its consumption log row: the access line of a success is for
+    // debugging only (at info it costs the hot path more than the rest of its bookkeeping).
+    if (status >= 400 || logger.isLevelEnabled('debug'))
+      logger[status >= 400 ? 'info' : 'debug'](
+        { requestId, method: 'POST', path: route.path, status, ms: Math.round(elapsed) },
+        'request',
+      );
     if (typeof body === 'object' && !(body instanceof Uint8Array) && !response.destroyed)
       await pump(response, body);
   };

@@ -4,8 +4,7 @@ import type { RoutableChannel } from './relay-index.js';
 const weightOf = (channel: RoutableChannel): number => (channel.weight > 0 ? channel.weight : 1);
 
 /** A weighted random order of one priority tier (each pick without replacement). */
-const weightedOrder = (tier: RoutableChannel[], random: () => number): RoutableChannel[] => {
-  const pool = [...tier];
+const weightedOrder = (pool: RoutableChannel[], random: () => number): RoutableChannel[] => {
   const order: RoutableChannel[] = [];
   while (pool.length > 0) {
     const total = pool.reduce((sum, channel) => sum + weightOf(channel), 0);
@@ -20,26 +19,33 @@ const weightedOrder = (tier: RoutableChannel[], random: () => number): RoutableC
   return order;
 };
 
+const byPriority = (candidates: readonly RoutableChannel[]): readonly RoutableChannel[] => {
+  for (let index = 1; index < candidates.length; index += 1)
+    if ((candidates[index] as RoutableChannel).priority > (candidates[index - 1] as RoutableChannel).priority)
+      return [...candidates].sort((left, right) => right.priority - left.priority);
+  return candidates;
+};
+
 /**
  * The order in which a request tries channels: the highest priority tier first, weighted random
  * inside each tier, then the next tier down; `attempts` = 1 + RetryTimes. A failed channel is never
- * tried twice for one request.
+ * tried twice for one request. Only the tiers the attempts reach are looked at (the routing index
+ * hands the candidates over highest priority first).
  */
 export const attemptOrder = (
   candidates: readonly RoutableChannel[],
   attempts: number,
   random: () => number = Math.random,
 ): RoutableChannel[] => {
-  const tiers = new Map<number, RoutableChannel[]>();
-  for (const channel of candidates) {
-    const tier = tiers.get(channel.priority) ?? [];
-    tier.push(channel);
-    tiers.set(channel.priority, tier);
-  }
+  const sorted = byPriority(candidates);
+  const wanted = Math.max(1, attempts);
   const order: RoutableChannel[] = [];
-  for (const priority of [...tiers.keys()].sort((left, right) => right - left)) {
-    order.push(...weightedOrder(tiers.get(priority) ?? [], random));
-    if (order.length >= attempts) break;
+  for (let start = 0; start < sorted.length && order.length < wanted;) {
+    const priority = (sorted[start] as RoutableChannel).priority;
+    let end = start + 1;
+    while (end < sorted.length && (sorted[end] as RoutableChannel).priority === priority) end += 1;
+    order.push(...weightedOrder(sorted.slice(start, end), random));
+    start = end;
   }
-  return order.slice(0, Math.max(1, attempts));
+  return order.slice(0, wanted);
 };

@@ -1,5 +1,5 @@
 import { LOG_TYPE } from '@sluice/contract/statuses';
-import type { Insertable, Kysely, Transaction } from 'kysely';
+import { CompiledQuery, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { LogsTable, Tables } from '../db/tables.js';
 import { nowSeconds } from '../lib/time.js';
 
@@ -71,12 +71,38 @@ const logRow = (settlement: Settlement, at: number): Insertable<LogsTable> | und
   };
 };
 
-export const writeLogRows = async (db: Db, rows: readonly Insertable<LogsTable>[]): Promise<void> => {
+/** The INSERT texts already compiled, per dialect (keyed by its adapter), by row count and columns. */
+const insertTexts = new WeakMap<object, Map<string, string>>();
+
+/**
+ * The multi-row INSERT of log rows, compiled by Kysely once per dialect, row count and columns and
+ * then reused with the rows' values. The rows all come from `logRow`: the same columns in the same
+ * order, none undefined.
+ */
+export const logInsert = (db: Db, rows: readonly Insertable<LogsTable>[]): CompiledQuery => {
+  const adapter = db.getExecutor().adapter;
+  let texts = insertTexts.get(adapter);
+  if (!texts) {
+    texts = new Map();
+    insertTexts.set(adapter, texts);
+  }
+  const columns = Object.keys(rows[0] ?? {}) as (keyof Insertable<LogsTable>)[];
+  const key = `${rows.length} ${columns.join(',')}`;
+  const text = texts.get(key);
+  if (text === undefined) {
+    const compiled = db.insertInto('logs').values(rows).compile();
+    if (texts.size >= 1000) texts.clear();
+    texts.set(key, compiled.sql);
+    return compiled;
+  }
+  const parameters: unknown[] = [];
+  for (const row of rows) for (const column of columns) parameters.push(row[column]);
+  return CompiledQuery.raw(text, parameters);
+};
+
+const writeLogRows = async (db: Db, rows: readonly Insertable<LogsTable>[]): Promise<void> => {
   for (let start = 0; start < rows.length; start += LOG_ROWS_PER_INSERT)
-    await db
-      .insertInto('logs')
-      .values(rows.slice(start, start + LOG_ROWS_PER_INSERT))
-      .execute();
+    await db.executeQuery(logInsert(db, rows.slice(start, start + LOG_ROWS_PER_INSERT)));
 };
 
 /**

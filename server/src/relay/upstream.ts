@@ -57,17 +57,18 @@ export const createUpstream = (timeoutSeconds: number) => {
 export type Upstream = ReturnType<typeof createUpstream>;
 
 /** Reads a whole upstream body, refusing more than `limit` bytes. */
-export const readAll = async (body: UpstreamResponse['body'], limit = 64 * 1024 * 1024): Promise<Buffer> => {
-  const parts: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > limit) {
-      body.destroy();
-      throw new Error('the upstream response is too large');
-    }
-    parts.push(buffer);
-  }
-  return Buffer.concat(parts);
-};
+export const readAll = (body: UpstreamResponse['body'], limit = 64 * 1024 * 1024): Promise<Buffer> =>
+  new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        body.destroy();
+        reject(new Error('the upstream response is too large'));
+      } else parts.push(chunk);
+    });
+    body.once('end', () => resolve(parts.length === 1 && parts[0] ? parts[0] : Buffer.concat(parts, size)));
+    body.once('error', reject);
+    body.once('close', () => reject(new Error('the upstream response ended early')));
+  });
