@@ -43,67 +43,53 @@ export const registerHttpMetrics = (registry: Registry) => {
     entry.count += 1;
   };
 
-  const requestsName = 'sluice_http_requests_total';
-  const requestsHelp = 'HTTP requests answered, by surface, method, route and status.';
-  registry.registerMetric({
-    name: requestsName,
-    help: requestsHelp,
-    type: 'counter',
-    aggregator: 'sum',
-    get: () => {
+  /** A metric the registry reads through get() and clears through reset() (its type names prom-client's classes). */
+  const register = (name: string, help: string, type: 'counter' | 'histogram', values: () => Value[]) =>
+    registry.registerMetric({
+      name,
+      help,
+      type,
+      aggregator: 'sum',
+      get: () => Promise.resolve({ name, help, type, aggregator: 'sum', values: values() }),
+      reset: () => series.clear(),
+    } as unknown as Parameters<Registry['registerMetric']>[0]);
+
+  register(
+    'sluice_http_requests_total',
+    'HTTP requests answered, by surface, method, route and status.',
+    'counter',
+    () => {
       const values: Value[] = [];
       for (const entry of series.values())
         for (const [status, count] of entry.statuses)
           values.push({ value: count, labels: { ...entry.labels, status: String(status) } });
-      return Promise.resolve({
-        name: requestsName,
-        help: requestsHelp,
-        type: 'counter',
-        aggregator: 'sum',
-        values,
-      });
+      return values;
     },
-    reset: () => series.clear(),
-    // The registry only calls get() and reset(); its type names prom-client's own classes.
-  } as unknown as Parameters<Registry['registerMetric']>[0]);
+  );
 
-  const durationName = 'sluice_http_request_duration_seconds';
-  const durationHelp = 'Time to answer an HTTP request (to the first byte for streams).';
-  registry.registerMetric({
-    name: durationName,
-    help: durationHelp,
-    type: 'histogram',
-    aggregator: 'sum',
-    get: () => {
-      const values: Value[] = [];
-      for (const entry of series.values()) {
-        let cumulative = 0;
-        BUCKETS.forEach((bound, index) => {
-          cumulative += entry.buckets[index] ?? 0;
-          values.push({
-            value: cumulative,
-            labels: { ...entry.labels, le: bound },
-            metricName: `${durationName}_bucket`,
-          });
-        });
+  const duration = 'sluice_http_request_duration_seconds';
+  register(duration, 'Time to answer an HTTP request (to the first byte for streams).', 'histogram', () => {
+    const values: Value[] = [];
+    for (const entry of series.values()) {
+      let cumulative = 0;
+      BUCKETS.forEach((bound, index) => {
+        cumulative += entry.buckets[index] ?? 0;
         values.push({
-          value: entry.count,
-          labels: { ...entry.labels, le: '+Inf' },
-          metricName: `${durationName}_bucket`,
+          value: cumulative,
+          labels: { ...entry.labels, le: bound },
+          metricName: `${duration}_bucket`,
         });
-        values.push({ value: entry.sum, labels: entry.labels, metricName: `${durationName}_sum` });
-        values.push({ value: entry.count, labels: entry.labels, metricName: `${durationName}_count` });
-      }
-      return Promise.resolve({
-        name: durationName,
-        help: durationHelp,
-        type: 'histogram',
-        aggregator: 'sum',
-        values,
       });
-    },
-    reset: () => series.clear(),
-  } as unknown as Parameters<Registry['registerMetric']>[0]);
+      values.push({
+        value: entry.count,
+        labels: { ...entry.labels, le: '+Inf' },
+        metricName: `${duration}_bucket`,
+      });
+      values.push({ value: entry.sum, labels: entry.labels, metricName: `${duration}_sum` });
+      values.push({ value: entry.count, labels: entry.labels, metricName: `${duration}_count` });
+    }
+    return values;
+  });
 
   return { observe };
 };
