@@ -6,6 +6,7 @@ import { providerOf } from './adaptors/registry.js';
 import type { Billing } from './billing.js';
 import type { Payer } from './settlement-batch.js';
 import { channelMetaOf, mapModel, withSystemPrompt } from './channel-meta.js';
+import type { ClientLink } from './client-link.js';
 import type { KeyAuth } from './key-auth.js';
 import { imageQuota, ratioText, ratiosFor, reservationFor, usageQuota, type Ratios } from './pricing.js';
 import type { RoutableChannel } from './relay-index.js';
@@ -35,7 +36,7 @@ export interface RelayCall {
   readonly request: RelayRequest;
   readonly order: readonly RoutableChannel[];
   readonly requestId: string;
-  readonly clientSignal: AbortSignal;
+  readonly clientSignal: ClientLink;
   readonly clientHeaders: Readonly<Record<string, string>>;
 }
 

@@ -85,5 +85,14 @@ export const usageQuota = (usage: Usage, ratios: Ratios): number =>
     groupRatio: ratios.group,
   });
 
-export const ratioText = (ratios: Ratios): string =>
-  `model ratio ${ratios.model.toFixed(2)}, group ratio ${ratios.group.toFixed(2)}, completion ratio ${ratios.completion.toFixed(2)}`;
+const ratioTexts = new WeakMap<Ratios, string>();
+
+/** The log row's description of the ratios (kept with the ratios object, which is itself kept). */
+export const ratioText = (ratios: Ratios): string => {
+  let text = ratioTexts.get(ratios);
+  if (text === undefined) {
+    text = `model ratio ${ratios.model.toFixed(2)}, group ratio ${ratios.group.toFixed(2)}, completion ratio ${ratios.completion.toFixed(2)}`;
+    ratioTexts.set(ratios, text);
+  }
+  return text;
+};

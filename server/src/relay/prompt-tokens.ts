@@ -12,10 +12,12 @@ export const promptTokensOf = (request: RelayRequest, model: string, approximate
   return 0;
 };
 
-/** About four bytes a token: enough to size a reservation without running a tokenizer. */
-export const estimatePromptTokens = (request: RelayRequest): number => {
-  const field = request.mode === 'chat' ? 'messages' : request.mode === 'completions' ? 'prompt' : 'input';
-  const value = request.body[field];
-  if (value === undefined) return 0;
-  return Math.ceil(Buffer.byteLength(typeof value === 'string' ? value : JSON.stringify(value)) / 4);
-};
+const TEXT_MODES = new Set(['chat', 'completions', 'embeddings', 'moderations']);
+
+/**
+ * About four bytes a token, counted on the whole JSON body the client sent (its prompt is nearly all
+ * of it): enough to size a reservation, which is settled against the real usage, without a tokenizer
+ * or a second serialisation of the prompt.
+ */
+export const estimatePromptTokens = (request: RelayRequest): number =>
+  TEXT_MODES.has(request.mode) ? Math.ceil(request.raw.byteLength / 4) : 0;

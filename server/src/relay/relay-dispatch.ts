@@ -4,6 +4,7 @@ import type { Config } from '../config/env.js';
 import type { Tables } from '../db/tables.js';
 import { relayError } from '../lib/app-error.js';
 import type { ChangeFeed } from '../services/change-feed.js';
+import type { ClientLink } from './client-link.js';
 import type { KeyAuth } from './key-auth.js';
 import { runPipeline, type PipelineDeps } from './pipeline.js';
 import type { RelayIndex, RoutableChannel } from './relay-index.js';
@@ -27,7 +28,7 @@ export interface RelayInput {
   /** The model named in the path (`/v1/engines/{model}/embeddings`). */
   readonly pathModel: string | undefined;
   readonly requestId: string;
-  readonly clientSignal: AbortSignal;
+  readonly clientSignal: ClientLink;
   /** The client headers some adaptors pass on (anthropic-version, anthropic-beta). */
   readonly clientHeaders: Readonly<Record<string, string>>;
 }

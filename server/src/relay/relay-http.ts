@@ -5,6 +5,7 @@ import type { Metrics } from '../api/metrics.js';
 import { pickClientIp } from '../api/middleware/rate-limit.js';
 import { relayError } from '../lib/app-error.js';
 import { createRequestId } from '../lib/time.js';
+import { ClientLink } from './client-link.js';
 import { authenticateKey } from './key-auth.js';
 import { openAiErrorOf } from './openai-error.js';
 import { dispatchRelay, type RelayRouteDeps } from './relay-dispatch.js';
@@ -127,7 +128,7 @@ export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
     route: RelayRoute,
     pathModel: string | undefined,
     requestId: string,
-    clientSignal: AbortSignal,
+    clientSignal: ClientLink,
   ): Promise<RelayReply> => {
     const headers = request.headers;
     if (Number(headers['content-length'] ?? 0) > limit) throw tooLarge(limit);
@@ -163,13 +164,13 @@ export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
   ) => {
     const started = performance.now();
     const requestId = createRequestId();
-    const client = new AbortController();
+    const client = new ClientLink();
     response.once('close', () => {
       if (!response.writableFinished) client.abort();
     });
     let reply: RelayReply;
     try {
-      reply = await serve(request, route, pathModel, requestId, client.signal);
+      reply = await serve(request, route, pathModel, requestId, client);
     } catch (error) {
       const translated = openAiErrorOf(error, requestId);
       if (translated.unexpected) logger.error({ err: error, requestId, path: route.path }, 'unhandled error');

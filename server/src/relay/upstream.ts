@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { UpstreamRequest } from './adaptors/adaptor.js';
 
@@ -18,7 +19,10 @@ export const createUpstream = (timeoutSeconds: number) => {
     connect: { timeout: timeout > 0 ? Math.min(timeout, 30_000) : 30_000 },
   });
 
-  const send = async (upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> => {
+  const send = async (
+    upstream: UpstreamRequest,
+    signal: AbortSignal | EventEmitter,
+  ): Promise<UpstreamResponse> => {
     const response = await request(upstream.url, {
       method: 'POST',
       headers: upstream.headers,
@@ -68,7 +72,14 @@ export const readAll = (body: UpstreamResponse['body'], limit = 64 * 1024 * 1024
         reject(new Error('the upstream response is too large'));
       } else parts.push(chunk);
     });
-    body.once('end', () => resolve(parts.length === 1 && parts[0] ? parts[0] : Buffer.concat(parts, size)));
+    let ended = false;
+    body.once('end', () => {
+      ended = true;
+      resolve(parts.length === 1 && parts[0] ? parts[0] : Buffer.concat(parts, size));
+    });
     body.once('error', reject);
-    body.once('close', () => reject(new Error('the upstream response ended early')));
+    // Only an Error when it is one: building its stack on every normal close costs the hot path.
+    body.once('close', () => {
+      if (!ended) reject(new Error('the upstream response ended early'));
+    });
   });
