@@ -2,7 +2,7 @@ import { createSseParser, sseData } from '../lib/sse.js';
 import type { Adaptor, RelayRequestMeta, SseEvent, Usage } from './adaptors/adaptor.js';
 import { choiceText, readUsage } from './adaptors/openai-adaptor.js';
 import type { ChunkSource } from './relay-response.js';
-import type { UpstreamResponse } from './upstream.js';
+import { nextChunk, type UpstreamResponse } from './upstream.js';
 
 export interface StreamOutcome {
   readonly usage: Usage | undefined;
@@ -34,7 +34,6 @@ export const relayStream = (options: StreamOptions): ChunkSource => {
   const { adaptor, meta } = options;
   const parser = createSseParser();
   const decoder = new TextDecoder();
-  const iterator = options.upstream.body[Symbol.asyncIterator]();
   const state = adaptor.createStreamState(meta);
   const pending: string[] = [];
   let usage: Usage | undefined;
@@ -97,14 +96,14 @@ export const relayStream = (options: StreamOptions): ChunkSource => {
       if (closed) return undefined;
       try {
         for (;;) {
-          const step = await iterator.next();
-          if (step.done) {
+          const chunk = await nextChunk(options.upstream.body);
+          if (chunk === undefined) {
             closed = true;
             const last = encoder.encode(closing());
             finish(false);
             return last;
           }
-          const out = render(parser.feed(decoder.decode(step.value as Uint8Array, { stream: true })));
+          const out = render(parser.feed(decoder.decode(chunk, { stream: true })));
           if (out !== '') return encoder.encode(out);
         }
       } catch {
