@@ -78,8 +78,14 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       logger,
     });
     const pending = new Set<Promise<unknown>>();
-    /** Background work after a response: awaited on shutdown, its failure logged, never unhandled. */
+    const tracked = new WeakSet<Promise<unknown>>();
+    /**
+     * Background work after a response: awaited on shutdown, its failure logged, never unhandled.
+     * The same promise given again (a batch of settlements, shared by its requests) is kept once.
+     */
     const track = (work: Promise<unknown>) => {
+      if (tracked.has(work)) return;
+      tracked.add(work);
       const settled = work.then(
         () => undefined,
         (error: unknown) => logger.error({ err: error }, 'background work failed'),

@@ -5,7 +5,7 @@ import type { ChangeFeed } from '../services/change-feed.js';
 import { createSettlementBatcher, type Payer } from './settlement-batch.js';
 
 /** How long settlements gather before one transaction writes them all. */
-const SETTLEMENT_WINDOW_MS = 10;
+const SETTLEMENT_WINDOW_MS = 25;
 /**
  * How long a user's quota read from the database answers the admission check. This instance's own
  * moves are applied to it at once and console changes drop it at once (change feed); the bound only

@@ -89,33 +89,28 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
     stream: boolean,
     reset: boolean,
   ) =>
+    // One promise per batch of settlements: `track` keeps it once, and logs a batch that failed.
     deps.track(
-      deps.billing
-        .settle({
-          payer,
-          username: auth.user.username,
-          tokenName: auth.token.name ?? '',
-          channelId: row.id,
-          preQuota: reserved,
-          quota: cost,
-          ...(options.LogConsumeEnabled
-            ? {
-                log: {
-                  model,
-                  promptTokens: usage.prompt_tokens,
-                  completionTokens: usage.completion_tokens,
-                  content: ratioText(ratios) + (reset ? ' (system prompt reset)' : ''),
-                  requestId: call.requestId,
-                  elapsedMs: Math.round(performance.now() - started),
-                  stream,
-                  systemPromptReset: reset,
-                },
-              }
-            : {}),
-        })
-        .catch((error: unknown) =>
-          deps.logger.error({ err: error, requestId: call.requestId }, 'settlement failed'),
-        ),
+      deps.billing.settle({
+        payer,
+        username: auth.user.username,
+        tokenName: auth.token.name ?? '',
+        channelId: row.id,
+        preQuota: reserved,
+        quota: cost,
+        log: options.LogConsumeEnabled
+          ? {
+              model,
+              promptTokens: usage.prompt_tokens,
+              completionTokens: usage.completion_tokens,
+              content: ratioText(ratios) + (reset ? ' (system prompt reset)' : ''),
+              requestId: call.requestId,
+              elapsedMs: Math.round(performance.now() - started),
+              stream,
+              systemPromptReset: reset,
+            }
+          : undefined,
+      }),
     );
 
   let failure: AppError | undefined;

@@ -185,8 +185,8 @@ export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
         body: JSON.stringify(translated.body),
       };
     }
-    const { status, body } = reply;
-    const headers: Record<string, string | number> = { ...reply.headers, 'access-control-allow-origin': '*' };
+    const { status, body, headers } = reply;
+    headers['access-control-allow-origin'] = '*';
     if (response.destroyed) {
       if (typeof body === 'object' && !(body instanceof Uint8Array)) body.cancel();
     } else if (typeof body === 'string' || body instanceof Uint8Array) {

@@ -7,17 +7,20 @@ export interface ChunkSource {
 /** What the relay answers: written straight to the Node response (no web `Response` on the hot path). */
 export interface RelayReply {
   readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
+  readonly headers: Record<string, string | number>;
   readonly body: Uint8Array | string | ChunkSource;
 }
 
-/** Every answer the relay builds carries the request id. */
+/** Every answer the relay builds carries the request id (`headers` is the caller's own object). */
 export const reply = (
   body: RelayReply['body'],
   status: number,
   requestId: string,
   headers: Record<string, string>,
-): RelayReply => ({ status, headers: { ...headers, 'x-oneapi-request-id': requestId }, body });
+): RelayReply => {
+  headers['x-oneapi-request-id'] = requestId;
+  return { status, headers, body };
+};
 
 /** The body as JSON, or undefined when it is not JSON. */
 export const safeJson = (raw: Buffer): unknown => {

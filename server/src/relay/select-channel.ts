@@ -39,6 +39,14 @@ export const attemptOrder = (
 ): RoutableChannel[] => {
   const sorted = byPriority(candidates);
   const wanted = Math.max(1, attempts);
+  // One attempt (RetryTimes 0, the default) from a top tier of one: nothing to order.
+  const first = sorted[0];
+  if (
+    wanted === 1 &&
+    first &&
+    (sorted.length === 1 || (sorted[1] as RoutableChannel).priority < first.priority)
+  )
+    return [first];
   const order: RoutableChannel[] = [];
   for (let start = 0; start < sorted.length && order.length < wanted;) {
     const priority = (sorted[start] as RoutableChannel).priority;

@@ -20,16 +20,18 @@ export interface Settlement {
   readonly preQuota: number;
   /** What the request costs. */
   readonly quota: number;
-  readonly log?: {
-    readonly model: string;
-    readonly promptTokens: number;
-    readonly completionTokens: number;
-    readonly content: string;
-    readonly requestId: string;
-    readonly elapsedMs: number;
-    readonly stream: boolean;
-    readonly systemPromptReset: boolean;
-  };
+  readonly log?:
+    | {
+        readonly model: string;
+        readonly promptTokens: number;
+        readonly completionTokens: number;
+        readonly content: string;
+        readonly requestId: string;
+        readonly elapsedMs: number;
+        readonly stream: boolean;
+        readonly systemPromptReset: boolean;
+      }
+    | undefined;
 }
 
 interface Sums {
@@ -159,16 +161,10 @@ export const writeSettlements = async (
   return { rows, userMoves: new Map([...users].map(([id, sums]) => [id, -sums.balance])) };
 };
 
-interface Pending {
-  readonly settlement: Settlement;
-  readonly resolve: () => void;
-  readonly reject: (error: unknown) => void;
-}
-
 /**
  * Gathers the settlements of a short window (`windowMs`) and writes them together: a transaction per
- * batch instead of one per request. Each caller's promise settles when its batch is committed;
- * `committed` is told how much each user's quota moved.
+ * batch instead of one per request. Every settlement of a batch gets the batch's one promise, which
+ * settles when the batch is committed; `committed` is told how much each user's quota moved.
  */
 export const createSettlementBatcher = (
   db: Kysely<Tables>,
@@ -177,33 +173,29 @@ export const createSettlementBatcher = (
   committed: (userMoves: ReadonlyMap<number, number>) => void,
 ) => {
   const sameDatabase = db === logDb;
-  let queue: Pending[] = [];
-  let timer: NodeJS.Timeout | undefined;
+  let queue: Settlement[] = [];
+  let batch: Promise<void> | undefined;
   let chain: Promise<void> = Promise.resolve();
 
-  const flush = async (): Promise<void> => {
-    const batch = queue;
-    queue = [];
-    if (batch.length === 0) return;
-    try {
-      const settlements = batch.map((pending) => pending.settlement);
-      const { rows, userMoves } = await db
-        .transaction()
-        .execute((trx) => writeSettlements(trx, settlements, sameDatabase));
-      committed(userMoves);
-      if (!sameDatabase) await writeLogRows(logDb, rows);
-      for (const pending of batch) pending.resolve();
-    } catch (error) {
-      for (const pending of batch) pending.reject(error);
-    }
+  const write = async (settlements: readonly Settlement[]): Promise<void> => {
+    const { rows, userMoves } = await db
+      .transaction()
+      .execute((trx) => writeSettlements(trx, settlements, sameDatabase));
+    committed(userMoves);
+    if (!sameDatabase) await writeLogRows(logDb, rows);
   };
 
-  return (settlement: Settlement): Promise<void> =>
-    new Promise<void>((resolve, reject) => {
-      queue.push({ settlement, resolve, reject });
-      timer ??= setTimeout(() => {
-        timer = undefined;
-        chain = chain.then(flush);
+  return (settlement: Settlement): Promise<void> => {
+    queue.push(settlement);
+    batch ??= new Promise<void>((resolve, reject) => {
+      setTimeout(() => {
+        const settlements = queue;
+        queue = [];
+        batch = undefined;
+        // Batches are written one after another; a failed one does not stop the next.
+        chain = chain.then(() => write(settlements)).then(resolve, reject);
       }, windowMs);
     });
+    return batch;
+  };
 };

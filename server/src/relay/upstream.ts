@@ -31,7 +31,8 @@ export const createUpstream = (timeoutSeconds: number) => {
       dispatcher: agent,
     });
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(response.headers)) {
+    for (const name in response.headers) {
+      const value = response.headers[name];
       if (typeof value === 'string') headers[name] = value;
       else if (Array.isArray(value) && value[0] !== undefined) headers[name] = value[0];
     }
