@@ -165,6 +165,7 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
     const systemPrompt = request.mode === 'chat' ? (row.system_prompt ?? '').trim() : '';
     const channel = channelMetaOf(row, provider);
     const body = systemPrompt ? withSystemPrompt(request.body, systemPrompt) : request.body;
+    const multipart = request.mode === 'transcription' || request.mode === 'translation';
     const meta: RelayRequestMeta = {
       mode: request.mode,
       path: request.path,
@@ -173,19 +174,19 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
       channel,
       body,
       clientHeaders: call.clientHeaders,
+      raw:
+        adaptor.openAiFormat && model === request.model && !systemPrompt && !multipart
+          ? request.raw
+          : undefined,
     };
     const upstreamRequest = adaptor.buildRequest(body, meta);
-    const multipart = request.mode === 'transcription' || request.mode === 'translation';
-    const passthrough = adaptor.openAiFormat && model === request.model && !systemPrompt && !request.stream;
     const outgoing = multipart
       ? {
           ...upstreamRequest,
           headers: { ...upstreamRequest.headers, 'content-type': request.contentType },
           body: request.raw,
         }
-      : passthrough
-        ? { ...upstreamRequest, body: request.raw }
-        : upstreamRequest;
+      : upstreamRequest;
     let response;
     try {
       response = await deps.upstream.send(outgoing, call.clientSignal);

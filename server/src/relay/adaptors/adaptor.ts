@@ -35,6 +35,11 @@ export interface RelayRequestMeta {
   readonly body: Readonly<Record<string, unknown>>;
   /** Request headers of the client that adaptors may honour (lower-case names). */
   readonly clientHeaders: Readonly<Record<string, string>>;
+  /**
+   * The client's JSON bytes, given when an OpenAI-format body may go upstream as it came (no model
+   * mapping, no system prompt): the OpenAI adaptors send them instead of serialising `body` again.
+   */
+  readonly raw?: Uint8Array | undefined;
 }
 
 export interface UpstreamRequest {

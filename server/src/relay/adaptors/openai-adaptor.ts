@@ -46,10 +46,41 @@ export type UrlBuilder = (channel: ChannelMeta, path: string, mode: RelayMode) =
 
 export const defaultUrl: UrlBuilder = (channel, path) => `${channel.baseUrl}${path}`;
 
-/** Asks for usage on streams (and strips nothing: the pipeline strips it for clients that did not ask). */
-export const openAiBody = (body: Record<string, unknown>, meta: RelayRequestMeta): string => {
+const ASK_FOR_USAGE = Buffer.from('"stream_options":{"include_usage":true}');
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const isJsonSpace = (byte: number | undefined) =>
+  byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+
+/** The client's JSON object with `stream_options` added as its first member (it had none). */
+const withUsageAsked = (raw: Uint8Array): Uint8Array | undefined => {
+  const open = raw.indexOf(OPEN_BRACE);
+  if (open === -1) return undefined;
+  let next = open + 1;
+  while (isJsonSpace(raw[next])) next += 1;
+  const empty = raw[next] === CLOSE_BRACE;
+  return Buffer.concat([
+    raw.subarray(0, open + 1),
+    ASK_FOR_USAGE,
+    empty ? Buffer.alloc(0) : Buffer.from(','),
+    raw.subarray(open + 1),
+  ]);
+};
+
+/**
+ * The body for an OpenAI-compatible upstream: the client's own bytes when they may pass (adding
+ * only the request for usage on streams), else `body` serialised with the mapped model. Usage is
+ * always asked for on streams; the pipeline strips it for clients that did not ask.
+ */
+export const openAiBody = (body: Record<string, unknown>, meta: RelayRequestMeta): string | Uint8Array => {
+  const wantsUsage = meta.stream && (meta.mode === 'chat' || meta.mode === 'completions');
+  if (meta.raw) {
+    if (!wantsUsage) return meta.raw;
+    const asked = body['stream_options'] === undefined ? withUsageAsked(meta.raw) : undefined;
+    if (asked) return asked;
+  }
   const out: Record<string, unknown> = { ...body, model: meta.model };
-  if (meta.stream && (meta.mode === 'chat' || meta.mode === 'completions')) {
+  if (wantsUsage) {
     const options =
       typeof body['stream_options'] === 'object' && body['stream_options'] !== null
         ? body['stream_options']
