@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import { createSseParser, sseData } from '../lib/sse.js';
 import type { Adaptor, RelayRequestMeta, SseEvent, Usage } from './adaptors/adaptor.js';
 import { choiceText, readUsage } from './adaptors/openai-adaptor.js';
@@ -22,7 +23,8 @@ export interface StreamOptions {
   readonly onFinish: (outcome: StreamOutcome) => void;
 }
 
-const encoder = new TextEncoder();
+/** Small strings go into Node's shared buffer pool rather than a fresh allocation each. */
+const encode = (text: string): Uint8Array => Buffer.from(text, 'utf8');
 
 /**
  * Relays an upstream SSE stream as it arrives: each complete event is forwarded at once (no
@@ -33,7 +35,7 @@ const encoder = new TextEncoder();
 export const relayStream = (options: StreamOptions): ChunkSource => {
   const { adaptor, meta } = options;
   const parser = createSseParser();
-  const decoder = new TextDecoder();
+  const decoder = new StringDecoder('utf8');
   const state = adaptor.createStreamState(meta);
   const pending: string[] = [];
   let usage: Usage | undefined;
@@ -99,17 +101,17 @@ export const relayStream = (options: StreamOptions): ChunkSource => {
           const chunk = await nextChunk(options.upstream.body);
           if (chunk === undefined) {
             closed = true;
-            const last = encoder.encode(closing());
+            const last = encode(closing());
             finish(false);
             return last;
           }
-          const out = render(parser.feed(decoder.decode(chunk, { stream: true })));
-          if (out !== '') return encoder.encode(out);
+          const out = render(parser.feed(decoder.write(chunk)));
+          if (out !== '') return encode(out);
         }
       } catch {
         closed = true;
         finish(false);
-        return encoder.encode(sseData('[DONE]'));
+        return encode(sseData('[DONE]'));
       }
     },
     cancel: () => {
