@@ -86,6 +86,12 @@ export const createBilling = (db: Kysely<Tables>, logDb: Kysely<Tables>, changes
     for (const [userId, amount] of userMoves) moveCached(userId, amount);
   });
 
+  /** The cached quota while it is fresh, else undefined (then ask `userQuota`): no await on a hit. */
+  const freshQuota = (userId: number): number | undefined => {
+    const cached = quotas.get(userId);
+    return cached && performance.now() - cached.readAt < QUOTA_FRESH_MS ? cached.quota : undefined;
+  };
+
   /** The user's quota for the admission check: read from the database at most every QUOTA_FRESH_MS. */
   const userQuota = async (userId: number): Promise<number> => {
     const now = performance.now();
@@ -97,7 +103,7 @@ export const createBilling = (db: Kysely<Tables>, logDb: Kysely<Tables>, changes
     return quota;
   };
 
-  return { reserve, release, settle, userQuota };
+  return { reserve, release, settle, userQuota, freshQuota };
 };
 
 export type Billing = ReturnType<typeof createBilling>;

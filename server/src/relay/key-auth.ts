@@ -46,7 +46,7 @@ export const authenticateKey = async (
 ): Promise<KeyAuth> => {
   const { key, channel } = parseKey(header);
   if (key === '') throw relayError(401, 'no_token', 'no token provided');
-  const cached = await deps.index.token(key);
+  const cached = deps.index.peekToken(key) ?? (await deps.index.token(key));
   if (!cached) throw relayError(401, 'invalid_token', 'invalid token');
   // A limited key's balance moves with every request on every instance: read it fresh, never cached.
   const token = cached.unlimited_quota
@@ -75,7 +75,7 @@ export const authenticateKey = async (
       'subnet_refused',
       `this token may only be used from subnets ${token.subnet}, current ip ${clientIp}`,
     );
-  const user = await deps.index.user(token.user_id);
+  const user = deps.index.peekUser(token.user_id) ?? (await deps.index.user(token.user_id));
   if (!user || user.status !== USER_STATUS.enabled) throw relayError(403, 'user_banned', 'user is banned');
   if (channel === undefined) return { token, user };
   if (user.role < ROLES.admin)

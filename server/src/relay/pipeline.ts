@@ -72,13 +72,13 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
     ratiosFor(firstModel, firstRow.type, group, options),
     options.PreConsumedQuota,
   );
-  const quota = await deps.billing.userQuota(payer.userId);
+  const quota = deps.billing.freshQuota(payer.userId) ?? (await deps.billing.userQuota(payer.userId));
   deps.onQuotaChecked?.(payer.userId, quota, estimate);
   if (quota <= 0 || quota < estimate)
     throw relayError(403, 'insufficient_user_quota', 'user quota is not enough');
   const trusted = quota > 100 * estimate && (payer.unlimited || auth.token.remain_quota > 100 * estimate);
   const reserved = trusted ? 0 : estimate;
-  await deps.billing.reserve(payer, reserved);
+  if (reserved > 0) await deps.billing.reserve(payer, reserved);
 
   const settle = (
     row: RoutableChannel['row'],

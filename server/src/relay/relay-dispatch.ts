@@ -8,7 +8,7 @@ import type { ClientLink } from './client-link.js';
 import type { KeyAuth } from './key-auth.js';
 import { runPipeline, type PipelineDeps } from './pipeline.js';
 import type { RelayIndex, RoutableChannel } from './relay-index.js';
-import { readRelayRequest, type RelayRoute } from './relay-request.js';
+import { parseJsonRelayRequest, readRelayRequest, type RelayRoute } from './relay-request.js';
 import type { RelayReply } from './relay-response.js';
 import { attemptOrder } from './select-channel.js';
 
@@ -47,7 +47,7 @@ const channelsFor = async (
     return [{ row, priority: row.priority ?? 0, weight: row.weight ?? 0 }];
   }
   const group = auth.user.group || 'default';
-  const candidates = await deps.index.candidates(group, model);
+  const candidates = deps.index.peekCandidates(group, model) ?? (await deps.index.candidates(group, model));
   if (candidates.length === 0)
     throw relayError(503, 'no_channel', `no available channel for model ${model} under group ${group}`);
   return attemptOrder(candidates, 1 + Math.max(0, deps.options.values.RetryTimes));
@@ -56,7 +56,9 @@ const channelsFor = async (
 /** One authenticated relay request: validated, checked against the key's models, routed, relayed. */
 export const dispatchRelay = async (deps: RelayRouteDeps, input: RelayInput): Promise<RelayReply> => {
   const { auth } = input;
-  const request = await readRelayRequest(input.route, input.raw, input.contentType, input.pathModel);
+  const request = input.route.multipart
+    ? await readRelayRequest(input.route, input.raw, input.contentType, input.pathModel)
+    : parseJsonRelayRequest(input.route, input.raw, input.contentType, input.pathModel);
   const allowed = (auth.token.models ?? '')
     .split(',')
     .map((name) => name.trim())

@@ -89,6 +89,13 @@ export const createRelayIndex = (db: Kysely<Tables>, changes: ChangeFeed) => {
   });
 
   return {
+    /** The cached key, or undefined when it is not in memory (then ask `token`): no await on a hit. */
+    peekToken: (key: string): TokenRow | undefined => tokens.get(key),
+    /** The cached user, or undefined when not in memory (then ask `user`). */
+    peekUser: (id: number): UserRow | undefined => users.get(id),
+    /** The candidates when the routing table is built, else undefined (then ask `candidates`). */
+    peekCandidates: (group: string, model: string): readonly RoutableChannel[] | undefined =>
+      routes ? (routes.get(group)?.get(model) ?? []) : undefined,
     token: async (key: string): Promise<TokenRow | undefined> => {
       const cached = tokens.get(key);
       if (cached) return cached;

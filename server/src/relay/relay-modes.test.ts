@@ -85,6 +85,8 @@ describe('relay modes: embeddings, completions, moderations, images, audio, Azur
       );
       expect(answer.status).toBe(200);
       expect(upstream.requests.at(-1)?.path).toBe('/v1/embeddings');
+      // The upstream is told the model the path named (its body had none).
+      expect(upstream.requests.at(-1)?.json).toEqual({ model: 'text-embedding-3-small', input: 'hello' });
       const [log] = await logsAfterIdle(user);
       // ceil(8 × 0.01 × 100) = 8
       expect(log).toMatchObject({ model_name: 'text-embedding-3-small', quota: 8 });

@@ -148,22 +148,44 @@ export const readRelayRequest = async (
   raw: Uint8Array,
   contentType: string,
   pathModel: string | undefined,
-): Promise<RelayRequest> => {
-  let body: Record<string, unknown>;
-  if (route.multipart) body = await readMultipart(raw, contentType);
-  else {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(decoder.decode(raw));
-    } catch {
-      throw invalid('the body must be valid JSON');
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-      throw invalid('the body must be a JSON object');
-    body = parsed as Record<string, unknown>;
+): Promise<RelayRequest> =>
+  route.multipart
+    ? validated(route, await readMultipart(raw, contentType), raw, contentType, pathModel)
+    : parseJsonRelayRequest(route, raw, contentType, pathModel);
+
+/** {@link readRelayRequest} for a JSON route, without a promise (the hot path). */
+export const parseJsonRelayRequest = (
+  route: RelayRoute,
+  raw: Uint8Array,
+  contentType: string,
+  pathModel: string | undefined,
+): RelayRequest => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(decoder.decode(raw));
+  } catch {
+    throw invalid('the body must be valid JSON');
   }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw invalid('the body must be a JSON object');
+  return validated(route, parsed as Record<string, unknown>, raw, contentType, pathModel);
+};
+
+const validated = (
+  route: RelayRoute,
+  fields: Record<string, unknown>,
+  raw: Uint8Array,
+  contentType: string,
+  pathModel: string | undefined,
+): RelayRequest => {
+  let body = fields;
+  let bytes = raw;
   const fallback = pathModel ?? route.defaultModel;
-  if ((body['model'] === undefined || body['model'] === '') && fallback) body = { ...body, model: fallback };
+  if ((body['model'] === undefined || body['model'] === '') && fallback) {
+    body = { ...body, model: fallback };
+    // The bytes that may go upstream as they are must name the model too.
+    if (!route.multipart) bytes = Buffer.from(JSON.stringify(body));
+  }
   if (route.mode !== 'chat' || !plainlyValidChat(body)) {
     const result = RELAY_SCHEMAS[route.mode].safeParse(body);
     if (!result.success) throw invalid(describe(result.error));
@@ -175,7 +197,7 @@ export const readRelayRequest = async (
     model: String(body['model']).trim(),
     stream: body['stream'] === true,
     body,
-    raw,
+    raw: bytes,
     contentType,
     clientWantsUsage:
       typeof options === 'object' &&
