@@ -49,7 +49,12 @@ const add = (map: Map<number, Sums>, id: number, balance: number, used: number) 
   map.set(id, sums);
 };
 
-const LOG_ROWS_PER_INSERT = 200;
+/**
+ * Row counts of the multi-row log INSERTs: a batch is written in chunks of these sizes (largest
+ * first), so only this many distinct statements are ever compiled and kept prepared. One statement
+ * per batch size would keep up to a couple of hundred, some of them large, in the driver's cache.
+ */
+const LOG_INSERT_SIZES = [64, 16, 4, 1] as const;
 
 const logRow = (settlement: Settlement, at: number): Insertable<LogsTable> | undefined => {
   const log = settlement.log;
@@ -103,8 +108,10 @@ export const logInsert = (db: Db, rows: readonly Insertable<LogsTable>[]): Compi
 };
 
 const writeLogRows = async (db: Db, rows: readonly Insertable<LogsTable>[]): Promise<void> => {
-  for (let start = 0; start < rows.length; start += LOG_ROWS_PER_INSERT)
-    await db.executeQuery(logInsert(db, rows.slice(start, start + LOG_ROWS_PER_INSERT)));
+  let start = 0;
+  for (const size of LOG_INSERT_SIZES)
+    for (; rows.length - start >= size; start += size)
+      await db.executeQuery(logInsert(db, rows.slice(start, start + size)));
 };
 
 /**
