@@ -97,7 +97,12 @@ const pump = async (response: ServerResponse, source: ChunkSource): Promise<void
   response.once('close', onClose);
   for (;;) {
     const chunk = await source.next();
-    if (chunk === undefined || response.destroyed) break;
+    if (chunk === undefined) break;
+    if (response.destroyed) {
+      // Gone before its 'close' was heard: end the upstream and bill what was generated now.
+      source.cancel();
+      break;
+    }
     if (!response.write(chunk))
       await new Promise<void>((resume) => {
         const done = () => {
