@@ -319,6 +319,21 @@ describe('relay modes: embeddings, completions, moderations, images, audio, Azur
       expect(await consumeLogs(db(), user.userId)).toHaveLength(0);
     });
 
+    it('reads a body that arrives in pieces after the headers', async () => {
+      const user = await fixture.user({ quota: 1_000_000 });
+      const bytes = Buffer.from(JSON.stringify(chatBody('gpt-4o')));
+      const slowly = Readable.from(
+        (async function* () {
+          yield bytes.subarray(0, 10);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          yield bytes.subarray(10);
+        })(),
+      );
+      const answer = await postOnce(user.key, slowly);
+      expect(answer.status).toBe(200);
+      expect(upstream.requests.at(-1)?.json).toEqual(chatBody('gpt-4o'));
+    });
+
     it('answers 413 to a chunked 2 MiB body without a Content-Length', async () => {
       const user = await fixture.user({ quota: 1_000_000 });
       const before = upstream.requests.length;
