@@ -97,7 +97,12 @@ const inflate = (request: IncomingMessage, raw: Buffer, limit: number): Buffer =
 };
 
 /** Writes a stream to the client as it comes, waiting when the socket is full; stops when the client left. */
-const pump = async (response: ServerResponse, source: ChunkSource): Promise<void> => {
+const pump = async (
+  response: ServerResponse,
+  source: ChunkSource,
+  afterFirstChunk: () => void,
+): Promise<void> => {
+  let first = true;
   const onClose = () => {
     if (!response.writableFinished) source.cancel();
   };
@@ -110,7 +115,12 @@ const pump = async (response: ServerResponse, source: ChunkSource): Promise<void
       source.cancel();
       break;
     }
-    if (!response.write(chunk))
+    const flowing = response.write(chunk);
+    if (first) {
+      first = false;
+      afterFirstChunk();
+    }
+    if (!flowing)
       await new Promise<void>((resume) => {
         const done = () => {
           response.off('drain', done);
@@ -122,6 +132,7 @@ const pump = async (response: ServerResponse, source: ChunkSource): Promise<void
       });
   }
   response.off('close', onClose);
+  if (first) afterFirstChunk();
   if (!response.destroyed) response.end();
 };
 
@@ -209,17 +220,21 @@ export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
     } else {
       response.writeHead(status, headers);
     }
-    const elapsed = performance.now() - started;
-    metrics.observe('relay', 'POST', route.path, status, elapsed / 1000);
-    // Every relayed answer already has its consumption log row: the access line of a success is for
-    // debugging only (at info it costs the hot path more than the rest of its bookkeeping).
-    if (status >= 400 || logger.isLevelEnabled('debug'))
-      logger[status >= 400 ? 'info' : 'debug'](
-        { requestId, method: 'POST', path: route.path, status, ms: Math.round(elapsed) },
-        'request',
-      );
+    // Counted once the answer (or a stream's first chunk) is out: nothing on the way to the client.
+    const account = () => {
+      const elapsed = performance.now() - started;
+      metrics.observe('relay', 'POST', route.path, status, elapsed / 1000);
+      // Every relayed answer already has its consumption log row: the access line of a success is for
+      // debugging only (at info it costs the hot path more than the rest of its bookkeeping).
+      if (status >= 400 || logger.isLevelEnabled('debug'))
+        logger[status >= 400 ? 'info' : 'debug'](
+          { requestId, method: 'POST', path: route.path, status, ms: Math.round(elapsed) },
+          'request',
+        );
+    };
     if (typeof body === 'object' && !(body instanceof Uint8Array) && !response.destroyed)
-      await pump(response, body);
+      await pump(response, body, account);
+    else account();
   };
 
   return (request, response) => {
