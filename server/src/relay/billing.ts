@@ -94,9 +94,9 @@ export const createBilling = (db: Kysely<Tables>, logDb: Kysely<Tables>, changes
 
   /** The user's quota for the admission check: read from the database at most every QUOTA_FRESH_MS. */
   const userQuota = async (userId: number): Promise<number> => {
+    const fresh = freshQuota(userId);
+    if (fresh !== undefined) return fresh;
     const now = performance.now();
-    const cached = quotas.get(userId);
-    if (cached && now - cached.readAt < QUOTA_FRESH_MS) return cached.quota;
     const row = await db.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirst();
     const quota = row?.quota ?? 0;
     if (row) quotas.set(userId, { quota, readAt: now });

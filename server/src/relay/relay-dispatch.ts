@@ -59,10 +59,12 @@ export const dispatchRelay = async (deps: RelayRouteDeps, input: RelayInput): Pr
   const request = input.route.multipart
     ? await readRelayRequest(input.route, input.raw, input.contentType, input.pathModel)
     : parseJsonRelayRequest(input.route, input.raw, input.contentType, input.pathModel);
-  const allowed = (auth.token.models ?? '')
-    .split(',')
-    .map((name) => name.trim())
-    .filter((name) => name !== '');
+  const allowed = auth.token.models
+    ? auth.token.models
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== '')
+    : [];
   if (allowed.length > 0 && !allowed.includes(request.model))
     throw relayError(403, 'model_not_allowed', `this token may not use model ${request.model}`);
   return runPipeline(deps, {
