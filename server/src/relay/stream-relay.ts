@@ -23,6 +23,17 @@ export interface StreamOptions {
   readonly onFinish: (outcome: StreamOutcome) => void;
 }
 
+const USAGE_OBJECT = /"usage"\s*:\s*\{/;
+const NO_CHOICES = /"choices"\s*:\s*\[\s*\]/;
+
+/**
+ * Whether an OpenAI chunk must be parsed: it carries a usage object, or has no choices (to drop, or
+ * to keep as the usage the client asked for). OpenAI sends `"usage":null` in every chunk of a stream
+ * that asked for usage; those pass untouched, unparsed.
+ */
+const needsLook = (data: string): boolean =>
+  USAGE_OBJECT.test(data) || !data.includes('"choices"') || NO_CHOICES.test(data);
+
 /** Small strings go into Node's shared buffer pool rather than a fresh allocation each. */
 const encode = (text: string): Uint8Array => Buffer.from(text, 'utf8');
 
@@ -56,7 +67,7 @@ export const relayStream = (options: StreamOptions): ChunkSource => {
       done = true;
       return sseData('[DONE]');
     }
-    if (data.includes('"usage"') || data.includes('"choices":[]')) {
+    if (needsLook(data)) {
       const chunk = safeParse(data) as { usage?: unknown; choices?: unknown } | undefined;
       const found = readUsage(chunk?.usage);
       if (found && found.total_tokens > 0) usage = found;

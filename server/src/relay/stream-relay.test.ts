@@ -1,0 +1,78 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { RelayRequestMeta } from './adaptors/adaptor.js';
+import { createOpenAiAdaptor } from './adaptors/openai-adaptor.js';
+import { relayStream, type StreamOutcome } from './stream-relay.js';
+import type { UpstreamResponse } from './upstream.js';
+
+const meta: RelayRequestMeta = {
+  mode: 'chat',
+  path: '/v1/chat/completions',
+  model: 'gpt-4o',
+  stream: true,
+  channel: { id: 1, type: 1, key: 'sk-x', baseUrl: 'http://127.0.0.1:9', config: {} },
+  body: {},
+  clientHeaders: {},
+};
+
+/** OpenAI's stream when usage was asked for: `"usage":null` on every chunk, then a usage chunk. */
+const OPENAI_STREAM = [
+  'data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""}}],"usage":null}\n\n',
+  'data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hel"}}],"usage":null}\n\n',
+  'data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"lo"}}],"usage":null}\n\n',
+  'data: {"id":"c1","object":"chat.completion.chunk","ping":true}\n\n',
+  'data: {"id":"c1","object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":2,"total_tokens":11}}\n\n',
+  'data: [DONE]\n\n',
+];
+
+const run = async (clientWantsUsage: boolean, pieces: readonly string[]) => {
+  let outcome: StreamOutcome | undefined;
+  const upstream = {
+    status: 200,
+    headers: {},
+    body: Readable.from(pieces.map((piece) => Buffer.from(piece))) as unknown as UpstreamResponse['body'],
+  };
+  const source = relayStream({
+    adaptor: createOpenAiAdaptor(),
+    meta,
+    upstream,
+    clientWantsUsage,
+    abortUpstream: () => undefined,
+    onFinish: (finished) => {
+      outcome = finished;
+    },
+  });
+  let out = '';
+  for (let chunk = await source.next(); chunk !== undefined; chunk = await source.next())
+    out += Buffer.from(chunk).toString('utf8');
+  return { out, outcome };
+};
+
+describe('relayStream on an OpenAI stream that carries "usage":null', () => {
+  it('forwards the content chunks byte for byte and drops the usage chunk the client did not ask for', async () => {
+    const { out, outcome } = await run(false, OPENAI_STREAM);
+    expect(out).toBe(
+      (OPENAI_STREAM[0] ?? '') + (OPENAI_STREAM[1] ?? '') + (OPENAI_STREAM[2] ?? '') + 'data: [DONE]\n\n',
+    );
+    expect(outcome).toEqual({
+      usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 },
+      text: '',
+      aborted: false,
+    });
+  });
+
+  it('keeps the usage chunk when the client asked for it, and drops a chunk without choices', async () => {
+    const { out } = await run(true, OPENAI_STREAM);
+    expect(out).toContain('"usage":{"prompt_tokens":9');
+    expect(out).not.toContain('"ping":true');
+  });
+
+  it('counts the text itself when the usage never comes, with events split anywhere', async () => {
+    const whole = [OPENAI_STREAM[1], OPENAI_STREAM[2], 'data: [DONE]\n\n'].join('');
+    const pieces = [whole.slice(0, 7), whole.slice(7, 90), whole.slice(90)];
+    const { out, outcome } = await run(false, pieces);
+    expect(out).toBe(whole);
+    expect(outcome?.usage).toBeUndefined();
+    expect(outcome?.text).toBe('Hello');
+  });
+});
