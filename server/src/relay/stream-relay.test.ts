@@ -67,6 +67,18 @@ describe('relayStream on an OpenAI stream that carries "usage":null', () => {
     expect(out).not.toContain('"ping":true');
   });
 
+  it('gives the same answer whether the stream comes whole, byte by byte or as sent', async () => {
+    const whole = OPENAI_STREAM.join('');
+    const asSent = await run(false, OPENAI_STREAM);
+    const inOne = await run(false, [whole]);
+    const byByte = await run(
+      false,
+      [...whole].map((character) => character),
+    );
+    expect(inOne).toEqual(asSent);
+    expect(byByte).toEqual(asSent);
+  });
+
   it('counts the text itself when the usage never comes, with events split anywhere', async () => {
     const whole = [OPENAI_STREAM[1], OPENAI_STREAM[2], 'data: [DONE]\n\n'].join('');
     const pieces = [whole.slice(0, 7), whole.slice(7, 90), whole.slice(90)];

@@ -34,6 +34,25 @@ const NO_CHOICES = /"choices"\s*:\s*\[\s*\]/;
 const needsLook = (data: string): boolean =>
   USAGE_OBJECT.test(data) || !data.includes('"choices"') || NO_CHOICES.test(data);
 
+/**
+ * The data of each event when every event of the block is one plain `data: ` line of an OpenAI
+ * chunk that needs no look (see needsLook), else undefined (then the block goes through the parser).
+ */
+const plainPayloads = (block: string): string[] | undefined => {
+  if (block.includes('\r') || block.includes('[DONE]')) return undefined;
+  const payloads: string[] = [];
+  for (let start = 0; start < block.length;) {
+    const end = block.indexOf('\n\n', start);
+    const event = block.slice(start, end);
+    if (!event.startsWith('data: ') || event.includes('\n')) return undefined;
+    const data = event.slice(6);
+    if (needsLook(data)) return undefined;
+    payloads.push(data);
+    start = end + 2;
+  }
+  return payloads;
+};
+
 /** Small strings go into Node's shared buffer pool rather than a fresh allocation each. */
 const encode = (text: string): Uint8Array => Buffer.from(text, 'utf8');
 
@@ -93,8 +112,25 @@ export const relayStream = (options: StreamOptions): ChunkSource => {
     return out;
   };
 
+  // OpenAI format: whole events are cut from the text as it comes; plain ones go out as they came.
+  let carry = '';
+  const forward = (text: string): string => {
+    carry += text;
+    const end = carry.lastIndexOf('\n\n');
+    if (end === -1) return '';
+    const complete = carry.slice(0, end + 2);
+    carry = carry.slice(end + 2);
+    if (done) return '';
+    const payloads = plainPayloads(complete);
+    if (!payloads) return render(parser.feed(complete));
+    if (!usage) pending.push(...payloads);
+    return complete;
+  };
+
   const closing = (): string => {
-    let out = render(parser.end());
+    let out = adaptor.openAiFormat ? render(parser.feed(carry)) : '';
+    carry = '';
+    out += render(parser.end());
     if (!adaptor.openAiFormat && options.clientWantsUsage && usage)
       out += sseData(
         JSON.stringify({ object: 'chat.completion.chunk', model: meta.model, choices: [], usage }),
@@ -116,7 +152,8 @@ export const relayStream = (options: StreamOptions): ChunkSource => {
             finish(false);
             return last;
           }
-          const out = render(parser.feed(decoder.write(chunk)));
+          const decoded = decoder.write(chunk);
+          const out = adaptor.openAiFormat ? forward(decoded) : render(parser.feed(decoded));
           if (out !== '') return encode(out);
         }
       } catch {
