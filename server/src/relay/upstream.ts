@@ -19,16 +19,31 @@ export const createUpstream = (timeoutSeconds: number) => {
     connect: { timeout: timeout > 0 ? Math.min(timeout, 30_000) : 30_000 },
   });
 
+  // Origin and path of each upstream URL, parsed once (undici's request() parses the URL each call).
+  const targets = new Map<string, { readonly origin: string; readonly path: string }>();
+  const targetOf = (url: string) => {
+    let target = targets.get(url);
+    if (!target) {
+      const parsed = new URL(url);
+      target = { origin: parsed.origin, path: parsed.pathname + parsed.search };
+      if (targets.size >= 1000) targets.clear();
+      targets.set(url, target);
+    }
+    return target;
+  };
+
   const send = async (
     upstream: UpstreamRequest,
     signal: AbortSignal | EventEmitter,
   ): Promise<UpstreamResponse> => {
-    const response = await request(upstream.url, {
+    const { origin, path } = targetOf(upstream.url);
+    const response = await agent.request({
+      origin,
+      path,
       method: 'POST',
       headers: upstream.headers,
       body: upstream.body,
       signal,
-      dispatcher: agent,
     });
     const headers: Record<string, string> = {};
     for (const name in response.headers) {
