@@ -99,7 +99,11 @@ export const createBilling = (db: Kysely<Tables>, logDb: Kysely<Tables>, changes
     const now = performance.now();
     const row = await db.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirst();
     const quota = row?.quota ?? 0;
-    if (row) quotas.set(userId, { quota, readAt: now });
+    if (row) {
+      // Bounded: one entry per user who relayed; a very large user base starts the cache over.
+      if (quotas.size >= 100_000) quotas.clear();
+      quotas.set(userId, { quota, readAt: now });
+    }
     return quota;
   };
 
