@@ -7,9 +7,10 @@ let stampSecond = Number.NaN;
 let stampText = '';
 
 /** `yyyyMMddHHmmss` in local time, worked out once a second (every request asks for it). */
-const stampOf = (date: Date): string => {
-  const second = Math.floor(date.getTime() / 1000);
+const stampOf = (time: number, given: Date | undefined): string => {
+  const second = Math.floor(time / 1000);
   if (second !== stampSecond) {
+    const date = given ?? new Date(time);
     stampText =
       pad(date.getFullYear(), 4) +
       pad(date.getMonth() + 1) +
@@ -25,11 +26,10 @@ const stampOf = (date: Date): string => {
 /**
  * one-api's request id: local `yyyyMMddHHmmss`, then nanoseconds mod 1e9, then 8 random digits.
  */
-export const createRequestId = (date = new Date(), random = Math.random): string => {
-  const nanos = pad(
-    (date.getMilliseconds() * 1_000_000 + Math.floor(random() * 1_000_000)) % 1_000_000_000,
-    9,
-  );
+export const createRequestId = (date?: Date, random = Math.random): string => {
+  const time = date ? date.getTime() : Date.now();
+  const millis = ((time % 1000) + 1000) % 1000;
+  const nanos = pad((millis * 1_000_000 + Math.floor(random() * 1_000_000)) % 1_000_000_000, 9);
   const digits = pad(Math.floor(random() * 100_000_000), 8);
-  return stampOf(date) + nanos + digits;
+  return stampOf(time, date) + nanos + digits;
 };

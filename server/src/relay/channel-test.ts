@@ -6,7 +6,7 @@ import type { RelayRequestMeta } from './adaptors/adaptor.js';
 import { providerOf } from './adaptors/registry.js';
 import { channelMetaOf, mapModel } from './channel-meta.js';
 import type { ChannelRow } from './relay-index.js';
-import { readAll, type Upstream } from './upstream.js';
+import type { Upstream } from './upstream.js';
 import { upstreamError } from './upstream-error.js';
 
 export interface ChannelTestResult {
@@ -81,7 +81,7 @@ export const testChannel = async (
   );
   try {
     const response = await deps.upstream.send(request, AbortSignal.timeout(deps.timeoutMs));
-    const raw = (await readAll(response.body, 4 * 1024 * 1024)).toString('utf8');
+    const raw = (await response.body.readAll(4 * 1024 * 1024)).toString('utf8');
     if (response.status < 200 || response.status > 299)
       return await fail(upstreamError(response.status, raw, adaptor, channel));
     const parsed = adaptor.parseResponse(JSON.parse(raw) as unknown, meta);

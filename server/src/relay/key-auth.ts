@@ -35,17 +35,60 @@ const freshRemain = async (db: Kysely<Tables>, token: TokenRow): Promise<number>
   return row?.remain_quota ?? token.remain_quota;
 };
 
+/** The checks that need no database: subnet, banned user, the admin-only channel suffix. */
+const admit = (
+  token: TokenRow,
+  user: UserRow | undefined,
+  channel: string | undefined,
+  clientIp: string,
+): KeyAuth => {
+  if (token.subnet && !ipInSubnets(clientIp, token.subnet))
+    throw relayError(
+      403,
+      'subnet_refused',
+      `this token may only be used from subnets ${token.subnet}, current ip ${clientIp}`,
+    );
+  if (!user || user.status !== USER_STATUS.enabled) throw relayError(403, 'user_banned', 'user is banned');
+  if (channel === undefined) return { token, user };
+  if (user.role < ROLES.admin)
+    throw relayError(403, 'channel_refused', 'common users cannot specify a channel');
+  if (!/^\d{1,12}$/.test(channel)) throw relayError(400, 'invalid_channel', 'invalid channel id');
+  return { token, user, channelId: Number(channel) };
+};
+
+type AuthDeps = { db: Kysely<Tables>; index: RelayIndex; changes: ChangeFeed };
+
 /**
  * Authenticates a relay key as one-api does (§4.2): status, expiry (status 3 written), exhaustion
- * (status 4 written), subnet, banned user, the admin-only channel suffix.
+ * (status 4 written), subnet, banned user, the admin-only channel suffix. An enabled unlimited key
+ * whose key and user are in memory is answered at once, without a promise; every other case (a
+ * limited key's balance is read fresh, statuses are written) takes the database path.
  */
-export const authenticateKey = async (
-  deps: { db: Kysely<Tables>; index: RelayIndex; changes: ChangeFeed },
+export const authenticateKey = (
+  deps: AuthDeps,
   header: string | undefined,
   clientIp: string,
-): Promise<KeyAuth> => {
+): KeyAuth | Promise<KeyAuth> => {
   const { key, channel } = parseKey(header);
   if (key === '') throw relayError(401, 'no_token', 'no token provided');
+  const cached = deps.index.peekToken(key);
+  if (
+    cached?.unlimited_quota &&
+    cached.status === TOKEN_STATUS.enabled &&
+    (cached.expired_time === -1 || cached.expired_time >= nowSeconds())
+  ) {
+    const user = deps.index.peekUser(cached.user_id);
+    if (user) return admit(cached, user, channel, clientIp);
+  }
+  return authenticateStored(deps, key, channel, clientIp);
+};
+
+const authenticateStored = async (
+  deps: AuthDeps,
+  key: string,
+  channel: string | undefined,
+  clientIp: string,
+): Promise<KeyAuth> => {
   const cached = deps.index.peekToken(key) ?? (await deps.index.token(key));
   if (!cached) throw relayError(401, 'invalid_token', 'invalid token');
   // A limited key's balance moves with every request on every instance: read it fresh, never cached.
@@ -69,17 +112,6 @@ export const authenticateKey = async (
     await markStatus(TOKEN_STATUS.exhausted);
     throw relayError(401, 'token_exhausted', 'token quota exhausted');
   }
-  if (token.subnet && !ipInSubnets(clientIp, token.subnet))
-    throw relayError(
-      403,
-      'subnet_refused',
-      `this token may only be used from subnets ${token.subnet}, current ip ${clientIp}`,
-    );
   const user = deps.index.peekUser(token.user_id) ?? (await deps.index.user(token.user_id));
-  if (!user || user.status !== USER_STATUS.enabled) throw relayError(403, 'user_banned', 'user is banned');
-  if (channel === undefined) return { token, user };
-  if (user.role < ROLES.admin)
-    throw relayError(403, 'channel_refused', 'common users cannot specify a channel');
-  if (!/^\d{1,12}$/.test(channel)) throw relayError(400, 'invalid_channel', 'invalid channel id');
-  return { token, user, channelId: Number(channel) };
+  return admit(token, user, channel, clientIp);
 };

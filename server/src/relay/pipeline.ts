@@ -15,7 +15,7 @@ import { relayStream } from './stream-relay.js';
 import { estimatePromptTokens, promptTokensOf } from './prompt-tokens.js';
 import { reply, safeJson, type RelayReply } from './relay-response.js';
 import { countTextTokens } from './token-counter.js';
-import { readAll, type Upstream } from './upstream.js';
+import type { Upstream } from './upstream.js';
 import { AttemptFailure, isRetryableStatus, upstreamError } from './upstream-error.js';
 
 export interface PipelineDeps {
@@ -209,7 +209,7 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
       response.status > 299 ||
       (streamWanted && contentType.startsWith('application/json'))
     ) {
-      const raw = (await readAll(response.body, 1024 * 1024).catch(() => Buffer.alloc(0))).toString('utf8');
+      const raw = (await response.body.readAll(1024 * 1024).catch(() => Buffer.alloc(0))).toString('utf8');
       const status = response.status >= 200 && response.status <= 299 ? 500 : response.status;
       throw new AttemptFailure(upstreamError(status, raw, adaptor, channel), isRetryableStatus(status));
     }
@@ -256,13 +256,13 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
     }
 
     if (request.mode === 'speech') {
-      const audio = await readAll(response.body);
+      const audio = await response.body.readAll();
       const zero = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
       settle(row, model, ratios, reserved > 0 ? reserved : estimate, zero, false, false);
       return reply(audio, response.status, call.requestId, { 'content-type': contentType || 'audio/mpeg' });
     }
 
-    const raw = await readAll(response.body);
+    const raw = await response.body.readAll();
     if (multipart) {
       const transcript = contentType.includes('json')
         ? (safeJson(raw) as { text?: unknown } | undefined)?.text

@@ -33,24 +33,36 @@ export interface RelayInput {
   readonly clientHeaders: Readonly<Record<string, string>>;
 }
 
-/** The channels a request may try, in order: the admin's forced channel, or the routing table's choice. */
-const channelsFor = async (
+/** The admin's forced channel (the `sk-<key>-<channelId>` suffix). */
+const forcedChannel = async (
+  deps: RelayRouteDeps,
+  channelId: number,
+): Promise<readonly RoutableChannel[]> => {
+  const row = await deps.index.channel(channelId);
+  if (!row) throw relayError(400, 'invalid_channel', 'invalid channel id');
+  if (row.status !== CHANNEL_STATUS.enabled)
+    throw relayError(403, 'channel_disabled', 'this channel is disabled');
+  return [{ row, priority: row.priority ?? 0, weight: row.weight ?? 0 }];
+};
+
+/**
+ * The channels a request may try, in order: the admin's forced channel, or the routing table's
+ * choice (at once when the table is in memory).
+ */
+const channelsFor = (
   deps: RelayRouteDeps,
   auth: KeyAuth,
   model: string,
-): Promise<readonly RoutableChannel[]> => {
-  if (auth.channelId !== undefined) {
-    const row = await deps.index.channel(auth.channelId);
-    if (!row) throw relayError(400, 'invalid_channel', 'invalid channel id');
-    if (row.status !== CHANNEL_STATUS.enabled)
-      throw relayError(403, 'channel_disabled', 'this channel is disabled');
-    return [{ row, priority: row.priority ?? 0, weight: row.weight ?? 0 }];
-  }
+): readonly RoutableChannel[] | Promise<readonly RoutableChannel[]> => {
+  if (auth.channelId !== undefined) return forcedChannel(deps, auth.channelId);
   const group = auth.user.group || 'default';
-  const candidates = deps.index.peekCandidates(group, model) ?? (await deps.index.candidates(group, model));
-  if (candidates.length === 0)
-    throw relayError(503, 'no_channel', `no available channel for model ${model} under group ${group}`);
-  return attemptOrder(candidates, 1 + Math.max(0, deps.options.values.RetryTimes));
+  const order = (candidates: readonly RoutableChannel[]) => {
+    if (candidates.length === 0)
+      throw relayError(503, 'no_channel', `no available channel for model ${model} under group ${group}`);
+    return attemptOrder(candidates, 1 + Math.max(0, deps.options.values.RetryTimes));
+  };
+  const cached = deps.index.peekCandidates(group, model);
+  return cached ? order(cached) : deps.index.candidates(group, model).then(order);
 };
 
 /** One authenticated relay request: validated, checked against the key's models, routed, relayed. */
@@ -67,10 +79,11 @@ export const dispatchRelay = async (deps: RelayRouteDeps, input: RelayInput): Pr
     : [];
   if (allowed.length > 0 && !allowed.includes(request.model))
     throw relayError(403, 'model_not_allowed', `this token may not use model ${request.model}`);
+  const order = channelsFor(deps, auth, request.model);
   return runPipeline(deps, {
     auth,
     request,
-    order: await channelsFor(deps, auth, request.model),
+    order: order instanceof Promise ? await order : order,
     requestId: input.requestId,
     clientSignal: input.clientSignal,
     clientHeaders: input.clientHeaders,

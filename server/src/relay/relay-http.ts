@@ -115,6 +115,13 @@ const pump = async (
       source.cancel();
       break;
     }
+    if (source.done) {
+      // The last chunk goes out with the end of the response: one write instead of two.
+      response.off('close', onClose);
+      response.end(chunk);
+      if (first) afterFirstChunk();
+      return;
+    }
     const flowing = response.write(chunk);
     if (first) {
       first = false;
@@ -160,7 +167,11 @@ export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
       request.socket.remoteAddress,
       relay.config.trustProxy,
     );
-    const auth = await authenticateKey(relay, headers.authorization, clientIp);
+    const authenticated = authenticateKey(relay, headers.authorization, clientIp);
+    const auth = authenticated instanceof Promise ? await authenticated : authenticated;
+    // This runs as the headers are parsed, before the parser has handed over the body that usually
+    // came with them: once the parser is through (setImmediate), it is read at once.
+    if (!request.complete) await new Promise<void>((resolve) => setImmediate(resolve));
     const body = readBody(request, limit);
     const raw = inflate(request, body instanceof Promise ? await body : body, limit);
     const clientHeaders: Record<string, string> = {};

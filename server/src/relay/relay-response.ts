@@ -1,6 +1,9 @@
 /** A chunk source the HTTP layer drains into the client, with backpressure; `cancel` when the client left. */
 export interface ChunkSource {
+  /** The next chunk; undefined when there are no more. */
   next(): Promise<Uint8Array | undefined>;
+  /** True once the chunk `next` answered last was the final one (the response can end with it). */
+  readonly done: boolean;
   cancel(): void;
 }
 

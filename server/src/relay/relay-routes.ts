@@ -30,7 +30,7 @@ export const relayRoutes = (deps: RelayRouteDeps) => {
     '*',
     cors({ origin: '*', allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], allowHeaders: ['*'] }),
   );
-  const authenticate = (c: Context<AppEnv>): Promise<KeyAuth> =>
+  const authenticate = async (c: Context<AppEnv>): Promise<KeyAuth> =>
     authenticateKey(deps, c.req.header('authorization'), clientIp(c, deps.config.trustProxy));
 
   routes.get('/models', async (c) => c.json(await modelList(deps.index, await authenticate(c))));

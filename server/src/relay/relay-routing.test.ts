@@ -476,6 +476,18 @@ describe('relay routing: retries, priorities, weights, mapping, system prompt, c
       expect((await tokenCounters(db(), user.tokenId)).status).toBe(4);
     });
 
+    it('refuses a key that expires while it is in memory, and marks it expired (status 3)', async () => {
+      const expiresAt = Math.floor(Date.now() / 1000) + 1;
+      const user = await fixture.user({ group, token: { expired_time: expiresAt } });
+      expect((await chat(user)).status).toBe(200);
+      while (Math.floor(Date.now() / 1000) <= expiresAt)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      const answer = await chat(user);
+      expect(answer.status).toBe(401);
+      expect(answer.json.error?.message).toContain('token expired');
+      expect((await tokenCounters(db(), user.tokenId)).status).toBe(3);
+    });
+
     it('refuses a model outside the key’s allow-list with 403', async () => {
       const user = await fixture.user({ group, token: { models: 'gpt-3.5-turbo' } });
       const before = upstreamRequests();
@@ -488,11 +500,14 @@ describe('relay routing: retries, priorities, weights, mapping, system prompt, c
 
     it('refuses a client outside the key’s subnets with 403 (the socket address is 127.0.0.1)', async () => {
       const outside = await fixture.user({ group, token: { subnet: '10.0.0.0/8,192.168.0.0/16' } });
-      const refused = await chat(outside);
-      expect(refused.status).toBe(403);
-      expect(refused.json.error?.message).toContain(
-        'this token may only be used from subnets 10.0.0.0/8,192.168.0.0/16, current ip 127.0.0.1',
-      );
+      // Twice: the second time the key and its user are answered from memory.
+      for (let round = 0; round < 2; round += 1) {
+        const refused = await chat(outside);
+        expect(refused.status).toBe(403);
+        expect(refused.json.error?.message).toContain(
+          'this token may only be used from subnets 10.0.0.0/8,192.168.0.0/16, current ip 127.0.0.1',
+        );
+      }
       const inside = await fixture.user({ group, token: { subnet: '10.0.0.0/8,127.0.0.0/8' } });
       expect((await chat(inside)).status).toBe(200);
     });

@@ -1,9 +1,8 @@
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { RelayRequestMeta } from './adaptors/adaptor.js';
 import { createOpenAiAdaptor } from './adaptors/openai-adaptor.js';
 import { relayStream, type StreamOutcome } from './stream-relay.js';
-import type { UpstreamResponse } from './upstream.js';
+import { UpstreamBody } from './upstream-body.js';
 
 const meta: RelayRequestMeta = {
   mode: 'chat',
@@ -27,11 +26,18 @@ const OPENAI_STREAM = [
 
 const run = async (clientWantsUsage: boolean, pieces: readonly string[]) => {
   let outcome: StreamOutcome | undefined;
-  const upstream = {
-    status: 200,
-    headers: {},
-    body: Readable.from(pieces.map((piece) => Buffer.from(piece))) as unknown as UpstreamResponse['body'],
+  // The pieces arrive one per turn of the event loop, as separate reads from a socket would.
+  const body = new UpstreamBody();
+  const feed = (index: number) => {
+    const piece = pieces[index];
+    if (piece === undefined) body.end();
+    else {
+      body.push(Buffer.from(piece));
+      setImmediate(() => feed(index + 1));
+    }
   };
+  setImmediate(() => feed(0));
+  const upstream = { status: 200, headers: {}, body };
   const source = relayStream({
     adaptor: createOpenAiAdaptor(),
     meta,
@@ -47,6 +53,17 @@ const run = async (clientWantsUsage: boolean, pieces: readonly string[]) => {
     out += Buffer.from(chunk).toString('utf8');
   return { out, outcome };
 };
+
+/** A stream relayed from a body the test feeds itself; the client did not ask for usage. */
+const streamOf = (body: UpstreamBody, onFinish: (outcome: StreamOutcome) => void) =>
+  relayStream({
+    adaptor: createOpenAiAdaptor(),
+    meta,
+    upstream: { status: 200, headers: {}, body },
+    clientWantsUsage: false,
+    abortUpstream: () => undefined,
+    onFinish,
+  });
 
 describe('relayStream on an OpenAI stream that carries "usage":null', () => {
   it('forwards the content chunks byte for byte and drops the usage chunk the client did not ask for', async () => {
@@ -86,5 +103,46 @@ describe('relayStream on an OpenAI stream that carries "usage":null', () => {
     expect(out).toBe(whole);
     expect(outcome?.usage).toBeUndefined();
     expect(outcome?.text).toBe('Hello');
+  });
+
+  it('drops a chunk without choices between plain ones, keeping the order, and counts around it', async () => {
+    const [e0 = '', e1 = '', e2 = '', ping = ''] = OPENAI_STREAM;
+    const { out, outcome } = await run(false, [e0 + ping + e1, e2 + 'data: [DONE]\n\n']);
+    expect(out).toBe(e0 + e1 + e2 + 'data: [DONE]\n\n');
+    expect(outcome?.usage).toBeUndefined();
+    expect(outcome?.text).toBe('Hello');
+  });
+
+  it('forwards a CRLF-framed stream event by event, not at its end', async () => {
+    const body = new UpstreamBody();
+    const source = streamOf(body, () => undefined);
+    const first =
+      '{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi"}}]}';
+    body.push(Buffer.from(`data: ${first}\r\n\r\ndata: {"id":"c1","obj`));
+    expect(Buffer.from((await source.next()) ?? []).toString()).toBe(`data: ${first}\n\n`);
+    body.push(Buffer.from('ect":"chat.completion.chunk","choices":[{"index":0,"delta":{}}]}\r\n\r\n'));
+    expect(Buffer.from((await source.next()) ?? []).toString()).toContain('"delta":{}');
+    body.end();
+    expect(Buffer.from((await source.next()) ?? []).toString()).toBe('data: [DONE]\n\n');
+    expect(await source.next()).toBeUndefined();
+  });
+
+  it('says the chunk is the last when the upstream ended with it, so the response can end with it', async () => {
+    const body = new UpstreamBody();
+    let finished = 0;
+    const source = streamOf(body, () => {
+      finished += 1;
+    });
+    body.push(Buffer.from(OPENAI_STREAM.slice(0, 2).join('')));
+    await source.next();
+    expect(source.done).toBe(false);
+    body.push(Buffer.from(OPENAI_STREAM.slice(2).join('')));
+    body.end();
+    const last = Buffer.from((await source.next()) ?? []).toString();
+    expect(source.done).toBe(true);
+    expect(finished).toBe(1);
+    expect(last).toBe((OPENAI_STREAM[2] ?? '') + 'data: [DONE]\n\n');
+    expect(await source.next()).toBeUndefined();
+    expect(finished).toBe(1);
   });
 });

@@ -3,7 +3,7 @@ import { createSseParser, sseData } from '../lib/sse.js';
 import type { Adaptor, RelayRequestMeta, SseEvent, Usage } from './adaptors/adaptor.js';
 import { choiceText, readUsage } from './adaptors/openai-adaptor.js';
 import type { ChunkSource } from './relay-response.js';
-import { nextChunk, type UpstreamResponse } from './upstream.js';
+import type { UpstreamResponse } from './upstream.js';
 
 export interface StreamOutcome {
   readonly usage: Usage | undefined;
@@ -35,22 +35,15 @@ const needsLook = (data: string): boolean =>
   USAGE_OBJECT.test(data) || !data.includes('"choices"') || NO_CHOICES.test(data);
 
 /**
- * The data of each event when every event of the block is one plain `data: ` line of an OpenAI
- * chunk that needs no look (see needsLook), else undefined (then the block goes through the parser).
+ * Whether the event `block.slice(start, end)` is one plain `data: ` line of an OpenAI chunk that
+ * needs no look (see needsLook): such events go to the client exactly as they came.
  */
-const plainPayloads = (block: string): string[] | undefined => {
-  if (block.includes('\r') || block.includes('[DONE]')) return undefined;
-  const payloads: string[] = [];
-  for (let start = 0; start < block.length;) {
-    const end = block.indexOf('\n\n', start);
-    const event = block.slice(start, end);
-    if (!event.startsWith('data: ') || event.includes('\n')) return undefined;
-    const data = event.slice(6);
-    if (needsLook(data)) return undefined;
-    payloads.push(data);
-    start = end + 2;
-  }
-  return payloads;
+const isPlain = (block: string, start: number, end: number): boolean => {
+  if (!block.startsWith('data: ', start)) return false;
+  const newline = block.indexOf('\n', start);
+  if (newline !== -1 && newline < end) return false;
+  const data = block.slice(start + 6, end);
+  return data !== '[DONE]' && !needsLook(data);
 };
 
 /** Small strings go into Node's shared buffer pool rather than a fresh allocation each. */
@@ -67,6 +60,7 @@ export const relayStream = (options: StreamOptions): ChunkSource => {
   const parser = createSseParser();
   const decoder = new StringDecoder('utf8');
   const state = adaptor.createStreamState(meta);
+  // The events forwarded before any usage came, as sent: read for local counting if it never comes.
   const pending: string[] = [];
   let usage: Usage | undefined;
   let text = '';
@@ -76,7 +70,10 @@ export const relayStream = (options: StreamOptions): ChunkSource => {
   const finish = (aborted: boolean) => {
     if (finished) return;
     finished = true;
-    if (!usage) for (const data of pending) text += choiceText(safeParse(data));
+    if (!usage) {
+      const events = createSseParser().feed(pending.join(''));
+      for (const event of events) text += choiceText(safeParse(event.data));
+    }
     options.onFinish({ usage, text, aborted });
   };
 
@@ -93,8 +90,9 @@ export const relayStream = (options: StreamOptions): ChunkSource => {
       const noChoices = !Array.isArray(chunk?.choices) || chunk.choices.length === 0;
       if (noChoices && (!found || !options.clientWantsUsage)) return '';
     }
-    if (!usage) pending.push(data);
-    return sseData(data);
+    const out = sseData(data);
+    if (!usage) pending.push(out);
+    return out;
   };
 
   const converted = (event: SseEvent): string => {
@@ -112,23 +110,43 @@ export const relayStream = (options: StreamOptions): ChunkSource => {
     return out;
   };
 
-  // OpenAI format: whole events are cut from the text as it comes; plain ones go out as they came.
+  // OpenAI format: whole events are cut from the text as it comes. Runs of plain events go out as
+  // they came; only the others (usage, no choices, [DONE], several lines) go through the parser.
+  // A stream framed with CRLF goes through the parser whole.
   let carry = '';
+  let crlf = false;
   const forward = (text: string): string => {
+    if (crlf || text.includes('\r')) {
+      crlf = true;
+      const all = carry + text;
+      carry = '';
+      return render(parser.feed(all));
+    }
     carry += text;
-    const end = carry.lastIndexOf('\n\n');
-    if (end === -1) return '';
-    const complete = carry.slice(0, end + 2);
-    carry = carry.slice(end + 2);
-    if (done) return '';
-    const payloads = plainPayloads(complete);
-    if (!payloads) return render(parser.feed(complete));
-    if (!usage) pending.push(...payloads);
-    return complete;
+    const last = carry.lastIndexOf('\n\n');
+    if (last === -1) return '';
+    const complete = carry.slice(0, last + 2);
+    carry = carry.slice(last + 2);
+    let out = '';
+    let run = 0;
+    for (let start = 0; start < complete.length && !done;) {
+      const end = complete.indexOf('\n\n', start);
+      if (!isPlain(complete, start, end)) {
+        const plain = complete.slice(run, start);
+        if (!usage && plain !== '') pending.push(plain);
+        out += plain + render(parser.feed(complete.slice(start, end + 2)));
+        run = end + 2;
+      }
+      start = end + 2;
+    }
+    if (done) return out;
+    const plain = run === 0 ? complete : complete.slice(run);
+    if (!usage && plain !== '') pending.push(plain);
+    return out + plain;
   };
 
   const closing = (): string => {
-    let out = adaptor.openAiFormat ? render(parser.feed(carry)) : '';
+    let out = adaptor.openAiFormat && carry !== '' ? render(parser.feed(carry)) : '';
     carry = '';
     out += render(parser.end());
     if (!adaptor.openAiFormat && options.clientWantsUsage && usage)
@@ -139,13 +157,17 @@ export const relayStream = (options: StreamOptions): ChunkSource => {
     return out;
   };
 
+  const body = options.upstream.body;
   let closed = false;
   return {
+    get done() {
+      return closed;
+    },
     next: async () => {
       if (closed) return undefined;
       try {
         for (;;) {
-          const chunk = await nextChunk(options.upstream.body);
+          const chunk = await body.next();
           if (chunk === undefined) {
             closed = true;
             const last = encode(closing());
@@ -153,7 +175,15 @@ export const relayStream = (options: StreamOptions): ChunkSource => {
             return last;
           }
           const decoded = decoder.write(chunk);
-          const out = adaptor.openAiFormat ? forward(decoded) : render(parser.feed(decoded));
+          let out = adaptor.openAiFormat ? forward(decoded) : render(parser.feed(decoded));
+          if (body.ended) {
+            // The end came with these bytes: they go out with the closing, as the last chunk.
+            closed = true;
+            out += closing();
+            const last = encode(out);
+            finish(false);
+            return last;
+          }
           if (out !== '') return encode(out);
         }
       } catch {

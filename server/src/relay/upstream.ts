@@ -1,11 +1,94 @@
 import type { EventEmitter } from 'node:events';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, errors, type Dispatcher } from 'undici';
 import type { UpstreamRequest } from './adaptors/adaptor.js';
+import { UpstreamBody } from './upstream-body.js';
 
 export interface UpstreamResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: Dispatcher.ResponseData['body'];
+  readonly body: UpstreamBody;
+}
+
+/** An AbortSignal, or an EventEmitter with `aborted` and an 'abort' event (the relay's ClientLink). */
+type ClientSignal = AbortSignal | (EventEmitter & { readonly aborted: boolean });
+
+/** First value of each header, names lower-cased (as undici parses them). */
+const flatHeaders = (headers: Record<string, string | string[] | undefined>): Record<string, string> => {
+  const flat: Record<string, string> = {};
+  for (const name in headers) {
+    const value = headers[name];
+    if (typeof value === 'string') flat[name] = value;
+    else if (Array.isArray(value) && value[0] !== undefined) flat[name] = value[0];
+  }
+  return flat;
+};
+
+/**
+ * One upstream call on undici's dispatch callbacks: the answer is resolved at its headers, its body
+ * fed to an UpstreamBody. Lighter than undici's request(), which wraps every call in an async
+ * resource and a Readable body. The client's signal aborts the call at any point.
+ */
+class UpstreamCall implements Dispatcher.DispatchHandler {
+  #controller: Dispatcher.DispatchController | undefined;
+  #body: UpstreamBody | undefined;
+  #aborted: Error | undefined;
+  readonly #signal: ClientSignal;
+  readonly #resolve: (response: UpstreamResponse) => void;
+  readonly #reject: (error: Error) => void;
+
+  constructor(
+    signal: ClientSignal,
+    resolve: (response: UpstreamResponse) => void,
+    reject: (error: Error) => void,
+  ) {
+    this.#signal = signal;
+    this.#resolve = resolve;
+    this.#reject = reject;
+    if (signal.aborted) this.#aborted = new errors.RequestAbortedError();
+    else if ('addEventListener' in signal) signal.addEventListener('abort', this.#onAbort);
+    else signal.on('abort', this.#onAbort);
+  }
+
+  #onAbort = (): void => {
+    this.#aborted = new errors.RequestAbortedError();
+    this.#controller?.abort(this.#aborted);
+  };
+
+  #settled(): void {
+    const signal = this.#signal;
+    if ('removeEventListener' in signal) signal.removeEventListener('abort', this.#onAbort);
+    else signal.off('abort', this.#onAbort);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    if (this.#aborted) controller.abort(this.#aborted);
+  }
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
+    if (statusCode < 200 || this.#body) return;
+    this.#body = new UpstreamBody(controller);
+    this.#resolve({ status: statusCode, headers: flatHeaders(headers), body: this.#body });
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.#body?.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.#settled();
+    this.#body?.end();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.#settled();
+    if (this.#body) this.#body.fail(error);
+    else this.#reject(error);
+  }
 }
 
 /** One keep-alive connection pool for every upstream call; timeouts from RELAY_TIMEOUT (0 = none). */
@@ -19,7 +102,7 @@ export const createUpstream = (timeoutSeconds: number) => {
     connect: { timeout: timeout > 0 ? Math.min(timeout, 30_000) : 30_000 },
   });
 
-  // Origin and path of each upstream URL, parsed once (undici's request() parses the URL each call).
+  // Origin and path of each upstream URL, parsed once (undici parses a URL on every call).
   const targets = new Map<string, { readonly origin: string; readonly path: string }>();
   const targetOf = (url: string) => {
     let target = targets.get(url);
@@ -32,27 +115,22 @@ export const createUpstream = (timeoutSeconds: number) => {
     return target;
   };
 
-  const send = async (
-    upstream: UpstreamRequest,
-    signal: AbortSignal | EventEmitter,
+  const call = (
+    method: 'GET' | 'POST',
+    url: string,
+    headers: Record<string, string>,
+    body: string | Uint8Array | null,
+    signal: ClientSignal,
   ): Promise<UpstreamResponse> => {
-    const { origin, path } = targetOf(upstream.url);
-    const response = await agent.request({
-      origin,
-      path,
-      method: 'POST',
-      headers: upstream.headers,
-      body: upstream.body,
-      signal,
+    const { origin, path } = targetOf(url);
+    return new Promise((resolve, reject) => {
+      agent.dispatch({ origin, path, method, headers, body }, new UpstreamCall(signal, resolve, reject));
     });
-    const headers: Record<string, string> = {};
-    for (const name in response.headers) {
-      const value = response.headers[name];
-      if (typeof value === 'string') headers[name] = value;
-      else if (Array.isArray(value) && value[0] !== undefined) headers[name] = value[0];
-    }
-    return { status: response.statusCode, headers, body: response.body };
   };
+
+  /** A relay call: resolves at the answer's headers; its body is read by the caller. */
+  const send = (upstream: UpstreamRequest, signal: ClientSignal): Promise<UpstreamResponse> =>
+    call('POST', upstream.url, upstream.headers, upstream.body, signal);
 
   /** A small JSON GET (balances): the status and the parsed body (undefined when not JSON). */
   const get = async (
@@ -60,84 +138,18 @@ export const createUpstream = (timeoutSeconds: number) => {
     headers: Record<string, string>,
     signal: AbortSignal,
   ): Promise<{ status: number; json: unknown }> => {
-    const response = await request(url, { method: 'GET', headers, signal, dispatcher: agent });
-    const text = (await readAll(response.body, 1024 * 1024)).toString('utf8');
+    const response = await call('GET', url, headers, null, signal);
+    const text = (await response.body.readAll(1024 * 1024)).toString('utf8');
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
       json = undefined;
     }
-    return { status: response.statusCode, json };
+    return { status: response.status, json };
   };
 
   return { send, get, close: () => agent.close() };
 };
 
 export type Upstream = ReturnType<typeof createUpstream>;
-
-/** Reads a whole upstream body, refusing more than `limit` bytes. */
-export const readAll = (body: UpstreamResponse['body'], limit = 64 * 1024 * 1024): Promise<Buffer> =>
-  new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    body.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        body.destroy();
-        reject(new Error('the upstream response is too large'));
-      } else parts.push(chunk);
-    });
-    let ended = false;
-    body.once('end', () => {
-      ended = true;
-      resolve(parts.length === 1 && parts[0] ? parts[0] : Buffer.concat(parts, size));
-    });
-    body.once('error', reject);
-    // Only an Error when it is one: building its stack on every normal close costs the hot path.
-    body.once('close', () => {
-      if (!ended) reject(new Error('the upstream response ended early'));
-    });
-  });
-
-/**
- * The next chunk of an upstream body (what is buffered, joined), undefined at its end; rejects when
- * the body fails or is destroyed first. Lighter than an async iterator per streamed answer.
- */
-export const nextChunk = (body: UpstreamResponse['body']): Promise<Buffer | undefined> => {
-  const ready = body.read() as Buffer | null;
-  if (ready !== null) return Promise.resolve(ready);
-  if (body.readableEnded) return Promise.resolve(undefined);
-  if (body.destroyed) return Promise.reject(new Error('the upstream response ended early'));
-  return new Promise((resolve, reject) => {
-    const stop = () => {
-      body.off('readable', onReadable);
-      body.off('end', onEnd);
-      body.off('error', onError);
-      body.off('close', onClose);
-    };
-    const onReadable = () => {
-      const chunk = body.read() as Buffer | null;
-      if (chunk === null) return;
-      stop();
-      resolve(chunk);
-    };
-    const onEnd = () => {
-      stop();
-      resolve(undefined);
-    };
-    const onError = (error: Error) => {
-      stop();
-      reject(error);
-    };
-    const onClose = () => {
-      stop();
-      if (body.readableEnded) resolve(undefined);
-      else reject(new Error('the upstream response ended early'));
-    };
-    body.on('readable', onReadable);
-    body.on('end', onEnd);
-    body.on('error', onError);
-    body.on('close', onClose);
-  });
-};
