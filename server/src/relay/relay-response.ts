@@ -3,7 +3,7 @@ export interface ChunkSource {
   /** The next chunk; undefined when there are no more. */
   next(): Promise<Uint8Array | undefined>;
   /** True once the chunk `next` answered last was the final one (the response can end with it). */
-  readonly done: boolean;
+  done: boolean;
   cancel(): void;
 }
 

@@ -46,8 +46,12 @@ const isPlain = (block: string, start: number, end: number): boolean => {
   return data !== '[DONE]' && !needsLook(data);
 };
 
-/** Small strings go into Node's shared buffer pool rather than a fresh allocation each. */
-const encode = (text: string): Uint8Array => Buffer.from(text, 'utf8');
+/**
+ * An OpenAI stream is handled as latin1 text, one character per byte: its framing is ASCII, so
+ * events are cut and checked on it as they are, and the bytes go back out unchanged without a
+ * UTF-8 decode and encode. Only the events that are parsed are decoded as UTF-8.
+ */
+const utf8Of = (bytes: string): string => Buffer.from(bytes, 'latin1').toString('utf8');
 
 /**
  * Relays an upstream SSE stream as it arrives: each complete event is forwarded at once (no
@@ -58,7 +62,11 @@ const encode = (text: string): Uint8Array => Buffer.from(text, 'utf8');
 export const relayStream = (options: StreamOptions): ChunkSource => {
   const { adaptor, meta } = options;
   const parser = createSseParser();
+  const binary = adaptor.openAiFormat;
   const decoder = new StringDecoder('utf8');
+  const decode = (chunk: Buffer): string => (binary ? chunk.toString('latin1') : decoder.write(chunk));
+  // Small strings go into Node's shared buffer pool rather than a fresh allocation each.
+  const encode = (out: string): Uint8Array => Buffer.from(out, binary ? 'latin1' : 'utf8');
   const state = adaptor.createStreamState(meta);
   // The events forwarded before any usage came, as sent: read for local counting if it never comes.
   const pending: string[] = [];
@@ -71,7 +79,7 @@ export const relayStream = (options: StreamOptions): ChunkSource => {
     if (finished) return;
     finished = true;
     if (!usage) {
-      const events = createSseParser().feed(pending.join(''));
+      const events = createSseParser().feed(utf8Of(pending.join('')));
       for (const event of events) text += choiceText(safeParse(event.data));
     }
     options.onFinish({ usage, text, aborted });
@@ -84,7 +92,7 @@ export const relayStream = (options: StreamOptions): ChunkSource => {
       return sseData('[DONE]');
     }
     if (needsLook(data)) {
-      const chunk = safeParse(data) as { usage?: unknown; choices?: unknown } | undefined;
+      const chunk = safeParse(utf8Of(data)) as { usage?: unknown; choices?: unknown } | undefined;
       const found = readUsage(chunk?.usage);
       if (found && found.total_tokens > 0) usage = found;
       const noChoices = !Array.isArray(chunk?.choices) || chunk.choices.length === 0;
@@ -115,13 +123,17 @@ export const relayStream = (options: StreamOptions): ChunkSource => {
   // A stream framed with CRLF goes through the parser whole.
   let carry = '';
   let crlf = false;
+  // The last forward answered the start of its chunk exactly as it came (sent without a copy).
+  let verbatim = false;
   const forward = (text: string): string => {
+    verbatim = false;
     if (crlf || text.includes('\r')) {
       crlf = true;
       const all = carry + text;
       carry = '';
       return render(parser.feed(all));
     }
+    const fresh = carry === '';
     carry += text;
     const last = carry.lastIndexOf('\n\n');
     if (last === -1) return '';
@@ -142,6 +154,7 @@ export const relayStream = (options: StreamOptions): ChunkSource => {
     if (done) return out;
     const plain = run === 0 ? complete : complete.slice(run);
     if (!usage && plain !== '') pending.push(plain);
+    verbatim = fresh && run === 0;
     return out + plain;
   };
 
@@ -158,46 +171,47 @@ export const relayStream = (options: StreamOptions): ChunkSource => {
   };
 
   const body = options.upstream.body;
-  let closed = false;
-  return {
-    get done() {
-      return closed;
-    },
+  // `done` is a plain property, set as the stream closes. A getter in this literal would give every
+  // stream's object a hidden class of its own, kept in the old generation, and with it this whole
+  // closure (the request, the upstream answer, the text) until the next full collection.
+  const source: ChunkSource = {
+    done: false,
     next: async () => {
-      if (closed) return undefined;
+      if (source.done) return undefined;
       try {
         for (;;) {
           const chunk = await body.next();
           if (chunk === undefined) {
-            closed = true;
+            source.done = true;
             const last = encode(closing());
             finish(false);
             return last;
           }
-          const decoded = decoder.write(chunk);
-          let out = adaptor.openAiFormat ? forward(decoded) : render(parser.feed(decoded));
+          const decoded = decode(chunk);
+          let out = binary ? forward(decoded) : render(parser.feed(decoded));
           if (body.ended) {
             // The end came with these bytes: they go out with the closing, as the last chunk.
-            closed = true;
+            source.done = true;
             out += closing();
             const last = encode(out);
             finish(false);
             return last;
           }
-          if (out !== '') return encode(out);
+          if (out !== '') return verbatim ? chunk.subarray(0, out.length) : encode(out);
         }
       } catch {
-        closed = true;
+        source.done = true;
         finish(false);
         return encode(sseData('[DONE]'));
       }
     },
     cancel: () => {
-      closed = true;
+      source.done = true;
       options.abortUpstream();
       finish(true);
     },
   };
+  return source;
 };
 
 const safeParse = (data: string): unknown => {
