@@ -83,6 +83,48 @@ describe('relay: chat completions through the openai SDK', () => {
     expect(Boolean(logs[0]?.is_stream)).toBe(true);
   });
 
+  it('sends each event on as it comes: the first reaches the client while the upstream holds the rest', async () => {
+    const user = await fixture.user();
+    let release: () => void = () => undefined;
+    upstream.gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    try {
+      const { data: stream, response } = await user.sdk.chat.completions
+        .create({ model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'Hi' }] })
+        .withResponse();
+      expect(response.headers.get('transfer-encoding')).toBe('chunked');
+      const seen: string[] = [];
+      for await (const chunk of stream) {
+        // Nothing past the first event exists upstream until it is released here.
+        if (seen.length === 0) release();
+        seen.push(chunk.choices[0]?.delta.content ?? '');
+      }
+      expect(seen.join('')).toBe(upstream.reply);
+    } finally {
+      release();
+      upstream.gate = undefined;
+    }
+  });
+
+  it('answers a stream that reached it whole, end included, as one body with its length', async () => {
+    const user = await fixture.user();
+    upstream.streamInOneWrite = true;
+    try {
+      const { data: stream, response } = await user.sdk.chat.completions
+        .create({ model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'Hi' }] })
+        .withResponse();
+      let text = '';
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+      expect(text).toBe(upstream.reply);
+      expect(response.headers.get('transfer-encoding')).toBeNull();
+      expect(Number(response.headers.get('content-length'))).toBeGreaterThan(upstream.reply.length);
+      expect(response.headers.get('content-type')).toBe('text/event-stream');
+    } finally {
+      upstream.streamInOneWrite = false;
+    }
+  });
+
   it('passes the usage chunk on when the client asked for it', async () => {
     const user = await fixture.user();
     const stream = await user.sdk.chat.completions.create({

@@ -96,9 +96,14 @@ const inflate = (request: IncomingMessage, raw: Buffer, limit: number): Buffer =
   }
 };
 
-/** Writes a stream to the client as it comes, waiting when the socket is full; stops when the client left. */
+/**
+ * Writes a stream to the client as it comes, waiting when the socket is full; stops when the client
+ * left. The status line and headers go out with the first chunk (as Node sends them anyway); a stream
+ * that came whole goes out as one body with its length.
+ */
 const pump = async (
   response: ServerResponse,
+  reply: RelayReply,
   source: ChunkSource,
   afterFirstChunk: () => void,
 ): Promise<void> => {
@@ -114,6 +119,10 @@ const pump = async (
       // Gone before its 'close' was heard: end the upstream and bill what was generated now.
       source.cancel();
       break;
+    }
+    if (first) {
+      if (source.done) reply.headers['content-length'] = chunk.byteLength;
+      response.writeHead(reply.status, reply.headers);
     }
     if (source.done) {
       // The last chunk goes out with the end of the response: one write instead of two.
@@ -139,8 +148,11 @@ const pump = async (
       });
   }
   response.off('close', onClose);
+  if (!response.destroyed) {
+    if (first) response.writeHead(reply.status, reply.headers);
+    response.end();
+  }
   if (first) afterFirstChunk();
-  if (!response.destroyed) response.end();
 };
 
 /**
@@ -228,8 +240,6 @@ export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
       headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
       response.writeHead(status, headers);
       response.end(body);
-    } else {
-      response.writeHead(status, headers);
     }
     // Counted once the answer (or a stream's first chunk) is out: nothing on the way to the client.
     const account = () => {
@@ -244,7 +254,7 @@ export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
         );
     };
     if (typeof body === 'object' && !(body instanceof Uint8Array) && !response.destroyed)
-      await pump(response, body, account);
+      await pump(response, reply, body, account);
     else account();
   };
 

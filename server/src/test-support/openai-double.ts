@@ -20,6 +20,10 @@ export interface OpenAiDouble extends Listening {
   reply: string;
   /** Delay between stream chunks, in ms. */
   chunkDelayMs: number;
+  /** When set, a stream's first chunk is sent, then the rest waits for this promise. */
+  gate: Promise<void> | undefined;
+  /** Sends a whole stream in one write with its end (as a fast upstream's answer arrives). */
+  streamInOneWrite: boolean;
   /** Set when a streaming client went away before the end. */
   readonly aborted: { value: boolean };
 }
@@ -42,6 +46,8 @@ export const startOpenAiDouble = async (): Promise<OpenAiDouble> => {
     usage: { prompt_tokens: 9, completion_tokens: 12 } as OpenAiDouble['usage'],
     reply: 'Hello there, how may I assist you today?',
     chunkDelayMs: 0,
+    gate: undefined as Promise<void> | undefined,
+    streamInOneWrite: false,
   };
 
   const json = (response: ServerResponse, status: number, body: unknown) => {
@@ -63,12 +69,18 @@ export const startOpenAiDouble = async (): Promise<OpenAiDouble> => {
     };
     const extra = includeUsage ? { usage: null } : {};
     const words = state.reply.split(/(?<= )/);
-    const send = (chunk: unknown) => response.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    let whole = '';
+    const send = (chunk: unknown) => {
+      const event = `data: ${JSON.stringify(chunk)}\n\n`;
+      if (state.streamInOneWrite) whole += event;
+      else response.write(event);
+    };
     send({
       ...base,
       choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }],
       ...extra,
     });
+    if (state.gate) await state.gate;
     for (const word of words) {
       if (response.destroyed) return;
       if (state.chunkDelayMs > 0) await sleep(state.chunkDelayMs);
@@ -80,8 +92,11 @@ export const startOpenAiDouble = async (): Promise<OpenAiDouble> => {
     }
     send({ ...base, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }], ...extra });
     if (includeUsage && state.usage) send({ ...base, choices: [], usage: usageOf(state.usage) });
-    response.write('data: [DONE]\n\n');
-    response.end();
+    if (state.streamInOneWrite) response.end(`${whole}data: [DONE]\n\n`);
+    else {
+      response.write('data: [DONE]\n\n');
+      response.end();
+    }
   };
 
   const server = await listenHandler(async (request, body, response) => {
@@ -201,6 +216,18 @@ export const startOpenAiDouble = async (): Promise<OpenAiDouble> => {
     },
     set chunkDelayMs(value) {
       state.chunkDelayMs = value;
+    },
+    get gate() {
+      return state.gate;
+    },
+    get streamInOneWrite() {
+      return state.streamInOneWrite;
+    },
+    set streamInOneWrite(value) {
+      state.streamInOneWrite = value;
+    },
+    set gate(value) {
+      state.gate = value;
     },
   };
 };
