@@ -35,16 +35,18 @@ const needsLook = (data: string): boolean =>
   USAGE_OBJECT.test(data) || !data.includes('"choices"') || NO_CHOICES.test(data);
 
 /**
- * Whether the event `block.slice(start, end)` is one plain `data: ` line of an OpenAI chunk that
- * needs no look (see needsLook): such events go to the client exactly as they came.
+ * The event `block.slice(start, end)`: its data when it is one `data: ` line, undefined for anything
+ * else (several lines, other fields, comments), which goes through the SSE parser.
  */
-const isPlain = (block: string, start: number, end: number): boolean => {
-  if (!block.startsWith('data: ', start)) return false;
+const singleData = (block: string, start: number, end: number): string | undefined => {
+  if (!block.startsWith('data: ', start)) return undefined;
   const newline = block.indexOf('\n', start);
-  if (newline !== -1 && newline < end) return false;
-  const data = block.slice(start + 6, end);
-  return data !== '[DONE]' && !needsLook(data);
+  return newline !== -1 && newline < end ? undefined : block.slice(start + 6, end);
 };
+
+/** A `data:` payload that goes to the client exactly as it came: an OpenAI chunk needing no look. */
+const isPlain = (data: string | undefined): boolean =>
+  data !== undefined && data !== '[DONE]' && !needsLook(data);
 
 /**
  * An OpenAI stream is handled as latin1 text, one character per byte: its framing is ASCII, so
@@ -143,10 +145,15 @@ export const relayStream = (options: StreamOptions): ChunkSource => {
     let run = 0;
     for (let start = 0; start < complete.length && !done;) {
       const end = complete.indexOf('\n\n', start);
-      if (!isPlain(complete, start, end)) {
+      const data = singleData(complete, start, end);
+      if (!isPlain(data)) {
         const plain = complete.slice(run, start);
         if (!usage && plain !== '') pending.push(plain);
-        out += plain + render(parser.feed(complete.slice(start, end + 2)));
+        out +=
+          plain +
+          (data === undefined
+            ? render(parser.feed(complete.slice(start, end + 2)))
+            : passthrough({ event: '', data }));
         run = end + 2;
       }
       start = end + 2;
