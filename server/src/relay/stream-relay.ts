@@ -65,8 +65,9 @@ export const relayStream = (options: StreamOptions): ChunkSource => {
   const { adaptor, meta } = options;
   const parser = createSseParser();
   const binary = adaptor.openAiFormat;
-  const decoder = new StringDecoder('utf8');
-  const decode = (chunk: Buffer): string => (binary ? chunk.toString('latin1') : decoder.write(chunk));
+  // The UTF-8 decoder (which keeps a character split between chunks) only for the converted formats.
+  const decoder = binary ? undefined : new StringDecoder('utf8');
+  const decode = (chunk: Buffer): string => (decoder ? decoder.write(chunk) : chunk.toString('latin1'));
   // Small strings go into Node's shared buffer pool rather than a fresh allocation each.
   const encode = (out: string): Uint8Array => Buffer.from(out, binary ? 'latin1' : 'utf8');
   const state = adaptor.createStreamState(meta);
