@@ -47,6 +47,8 @@ export type UrlBuilder = (channel: ChannelMeta, path: string, mode: RelayMode) =
 export const defaultUrl: UrlBuilder = (channel, path) => `${channel.baseUrl}${path}`;
 
 const ASK_FOR_USAGE = Buffer.from('"stream_options":{"include_usage":true}');
+const COMMA = Buffer.from(',');
+const NOTHING = Buffer.alloc(0);
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const isJsonSpace = (byte: number | undefined) =>
@@ -62,7 +64,7 @@ const withUsageAsked = (raw: Uint8Array): Uint8Array | undefined => {
   return Buffer.concat([
     raw.subarray(0, open + 1),
     ASK_FOR_USAGE,
-    empty ? Buffer.alloc(0) : Buffer.from(','),
+    empty ? NOTHING : COMMA,
     raw.subarray(open + 1),
   ]);
 };
