@@ -248,7 +248,8 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
           settle(row, model, ratios, usageQuota(usage, ratios), usage, true, reset);
         },
       });
-      return reply(stream, 200, call.requestId, {
+      // An upstream that answered at once (its end already here) is answered as one body.
+      return reply(stream.whole() ?? stream, 200, call.requestId, {
         'content-type': 'text/event-stream',
         'cache-control': 'no-cache',
         'x-accel-buffering': 'no',

@@ -168,4 +168,23 @@ describe('relayStream on an OpenAI stream that carries "usage":null', () => {
     const whole = await run(true, [bytes]);
     expect(whole.out).toBe(out);
   });
+
+  it('answers a stream that already ended at once, as the chunks would have been, and bills it once', async () => {
+    const pending = new UpstreamBody();
+    pending.push(Buffer.from(OPENAI_STREAM.slice(0, 2).join('')));
+    expect(streamOf(pending, () => undefined).whole()).toBeUndefined();
+
+    const body = new UpstreamBody();
+    for (const piece of OPENAI_STREAM) body.push(Buffer.from(piece));
+    body.end();
+    const outcomes: StreamOutcome[] = [];
+    const source = streamOf(body, (outcome) => outcomes.push(outcome));
+    const whole = Buffer.from(source.whole() ?? []).toString();
+    expect(whole).toBe((await run(false, OPENAI_STREAM)).out);
+    expect(source.done).toBe(true);
+    expect(await source.next()).toBeUndefined();
+    expect(outcomes).toEqual([
+      { usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 }, text: '', aborted: false },
+    ]);
+  });
 });

@@ -13,6 +13,12 @@ export interface StreamOutcome {
   readonly aborted: boolean;
 }
 
+/** A relayed stream: read chunk by chunk, or at once when the upstream's answer is already whole. */
+export interface RelayStream extends ChunkSource {
+  /** The whole answer for the client when the upstream's stream has already ended, else undefined. */
+  whole(): Uint8Array | undefined;
+}
+
 export interface StreamOptions {
   readonly adaptor: Adaptor;
   readonly meta: RelayRequestMeta;
@@ -61,7 +67,7 @@ const utf8Of = (bytes: string): string => Buffer.from(bytes, 'latin1').toString(
  * chunk the client did not ask for and chunks with neither choices nor usage; other formats go
  * through the adaptor. The stream always ends with `data: [DONE]`.
  */
-export const relayStream = (options: StreamOptions): ChunkSource => {
+export const relayStream = (options: StreamOptions): RelayStream => {
   const { adaptor, meta } = options;
   const parser = createSseParser();
   const binary = adaptor.openAiFormat;
@@ -182,8 +188,34 @@ export const relayStream = (options: StreamOptions): ChunkSource => {
   // `done` is a plain property, set as the stream closes. A getter in this literal would give every
   // stream's object a hidden class of its own, kept in the old generation, and with it this whole
   // closure (the request, the upstream answer, the text) until the next full collection.
-  const source: ChunkSource = {
+  /** The client's bytes for the upstream's `chunk`; with `last`, the stream's closing too. */
+  const step = (chunk: Buffer, last: boolean): Uint8Array | undefined => {
+    const decoded = decode(chunk);
+    let out = binary ? forward(decoded) : render(parser.feed(decoded));
+    if (last) {
+      source.done = true;
+      out += closing();
+      const bytes = encode(out);
+      finish(false);
+      return bytes;
+    }
+    if (out !== '') return verbatim ? chunk.subarray(0, out.length) : encode(out);
+    return undefined;
+  };
+
+  const source: RelayStream = {
     done: false,
+    whole: () => {
+      const all = body.whole();
+      if (all === undefined) return undefined;
+      try {
+        return step(all, true);
+      } catch {
+        source.done = true;
+        finish(false);
+        return encode(sseData('[DONE]'));
+      }
+    },
     next: async () => {
       if (source.done) return undefined;
       try {
@@ -195,17 +227,9 @@ export const relayStream = (options: StreamOptions): ChunkSource => {
             finish(false);
             return last;
           }
-          const decoded = decode(chunk);
-          let out = binary ? forward(decoded) : render(parser.feed(decoded));
-          if (body.ended) {
-            // The end came with these bytes: they go out with the closing, as the last chunk.
-            source.done = true;
-            out += closing();
-            const last = encode(out);
-            finish(false);
-            return last;
-          }
-          if (out !== '') return verbatim ? chunk.subarray(0, out.length) : encode(out);
+          // When the end came with these bytes, they go out with the closing, as the last chunk.
+          const out = step(chunk, body.ended);
+          if (out) return out;
         }
       } catch {
         source.done = true;

@@ -129,4 +129,18 @@ describe('UpstreamBody', () => {
     body.push(bytes('z'));
     expect((await first)?.toString()).toBe('z');
   });
+
+  it('hands over the whole body at once only once it has ended', async () => {
+    const body = new UpstreamBody();
+    body.push(bytes('ab'));
+    expect(body.whole()).toBeUndefined();
+    body.push(bytes('cd'));
+    body.end();
+    expect(body.whole()?.toString()).toBe('abcd');
+    expect(body.ended).toBe(true);
+    expect(await body.next()).toBeUndefined();
+    const failed = new UpstreamBody();
+    failed.fail(new Error('gone'));
+    expect(failed.whole()).toBeUndefined();
+  });
 });

@@ -40,6 +40,12 @@ export class UpstreamBody {
     return this.#state === 'ended' && this.#size === 0;
   }
 
+  /** The whole body at once when it has already ended (nothing read yet waits), else undefined. */
+  whole(): Buffer | undefined {
+    if (this.#state !== 'ended' || this.#waiter) return undefined;
+    return this.#drain();
+  }
+
   /** Producer: a chunk arrived. */
   push(chunk: Buffer): void {
     if (this.#state !== 'open') return;
