@@ -88,6 +88,7 @@ export const derive = (phase) => {
  * @property {number} base
  * @property {number} populated
  * @property {boolean} met
+ * @property {string} bare  the bare relay's own figures for the same target in the same run ('' when none)
  */
 
 /**
@@ -96,7 +97,10 @@ export const derive = (phase) => {
  * @returns {Verdict[]}
  */
 export const verdicts = (base, populated) => {
-  /** @type {[string, string, number, number, boolean][]} */
+  const pair = (/** @type {number} */ left, /** @type {number} */ right) =>
+    `${fixed(left, 3)} / ${fixed(right, 3)}`;
+  const signed = (/** @type {number} */ value) => `${value >= 0 ? '+' : ''}${fixed(value, 3)}`;
+  /** @type {[string, string, number, number, boolean, string?][]} */
   const rows = [
     [
       'Sluice CPU/request ÷ bare relay (load)',
@@ -111,6 +115,7 @@ export const verdicts = (base, populated) => {
       base.addedP50Ms,
       populated.addedP50Ms,
       Math.max(base.addedP50Ms, populated.addedP50Ms) <= TARGETS.addedP50Ms,
+      pair(base.bareAddedP50Ms, populated.bareAddedP50Ms),
     ],
     [
       'added p50 time to first byte, stream (ms)',
@@ -118,6 +123,7 @@ export const verdicts = (base, populated) => {
       base.addedFirstByteP50Ms,
       populated.addedFirstByteP50Ms,
       Math.max(base.addedFirstByteP50Ms, populated.addedFirstByteP50Ms) <= TARGETS.addedP50Ms,
+      pair(base.bareAddedFirstByteP50Ms, populated.bareAddedFirstByteP50Ms),
     ],
     [
       'Sluice peak RSS (MiB)',
@@ -139,14 +145,16 @@ export const verdicts = (base, populated) => {
       0,
       populated.addedP50Ms - base.addedP50Ms,
       populated.addedP50Ms - base.addedP50Ms <= Math.max(TARGETS.flatAddedMs, 0.25 * base.addedP50Ms),
+      signed(populated.bareAddedP50Ms - base.bareAddedP50Ms),
     ],
   ];
-  return rows.map(([name, limit, baseValue, populatedValue, met]) => ({
+  return rows.map(([name, limit, baseValue, populatedValue, met, bare = '']) => ({
     name,
     limit,
     base: baseValue,
     populated: populatedValue,
     met,
+    bare,
   }));
 };
 
@@ -263,12 +271,32 @@ export const phaseTable = (phase, settings) => {
  */
 export const verdictTable = (list) =>
   table(
-    ['target', 'limit', 'base db', 'populated', 'met'],
+    ['target', 'limit', 'base db', 'populated', 'met', 'bare relay, same run'],
     list.map((verdict) => [
       verdict.name,
       verdict.limit,
       fixed(verdict.base, 3),
       fixed(verdict.populated, 3),
       verdict.met ? 'yes' : 'NO',
+      verdict.bare,
     ]),
   );
+
+/**
+ * A warning when the bare relay itself added more latency than the target allows in this run: the
+ * machine was slow (see the README), and the latency verdicts then say little about Sluice.
+ * @param {{ base: Derived, populated: Derived }} derived
+ * @returns {string}  '' when the bare relay stayed within the limit
+ */
+export const slowMachineNote = (derived) => {
+  const worst = Math.max(
+    derived.base.bareAddedP50Ms,
+    derived.base.bareAddedFirstByteP50Ms,
+    derived.populated.bareAddedP50Ms,
+    derived.populated.bareAddedFirstByteP50Ms,
+  );
+  return worst > TARGETS.addedP50Ms
+    ? `note: the bare relay itself added up to ${fixed(worst, 3)} ms in this run, more than the ${TARGETS.addedP50Ms} ms ` +
+        'the latency targets allow Sluice: the machine was slow; compare Sluice with the bare relay, or run again.'
+    : '';
+};

@@ -26,7 +26,7 @@ import { firstMessage, killAll, startNode, stopChild } from './children.mjs';
 import { measureLoad, measureSequential } from './measure.mjs';
 import { populate } from './populate.mjs';
 import { machine, memoryBytes } from './proc-stats.mjs';
-import { derive, phaseTable, verdicts, verdictTable } from './report.mjs';
+import { derive, phaseTable, slowMachineNote, verdicts, verdictTable } from './report.mjs';
 import { BENCH_MODEL, ROOT_KEY, setUpSluice, startSluice, stopSluice } from './sluice-process.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -366,6 +366,7 @@ const main = async () => {
       '',
       'Targets',
       verdictTable(checks),
+      ...(slowMachineNote(derived) === '' ? [] : [slowMachineNote(derived)]),
       '',
       `results: ${join(RESULTS, 'latest.json')}${profile ? `; CPU profiles in ${join(RESULTS, 'profiles')}` : ''}`,
       '',
