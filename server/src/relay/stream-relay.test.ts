@@ -187,4 +187,17 @@ describe('relayStream on an OpenAI stream that carries "usage":null', () => {
       { usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 }, text: '', aborted: false },
     ]);
   });
+
+  it('ends the client’s stream with [DONE] and bills what came when the upstream fails mid-stream', async () => {
+    const body = new UpstreamBody();
+    const outcomes: StreamOutcome[] = [];
+    const source = streamOf(body, (outcome) => outcomes.push(outcome));
+    body.push(Buffer.from(OPENAI_STREAM.slice(1, 3).join('')));
+    expect(Buffer.from((await source.next()) ?? []).toString()).toBe(OPENAI_STREAM.slice(1, 3).join(''));
+    const waiting = source.next();
+    body.fail(new Error('other side closed'));
+    expect(Buffer.from((await waiting) ?? []).toString()).toBe('data: [DONE]\n\n');
+    expect(await source.next()).toBeUndefined();
+    expect(outcomes).toEqual([{ usage: undefined, text: 'Hello', aborted: false }]);
+  });
 });

@@ -61,6 +61,8 @@ const isPlain = (data: string | undefined): boolean =>
  */
 const utf8Of = (bytes: string): string => Buffer.from(bytes, 'latin1').toString('utf8');
 
+const NO_BYTES = Buffer.alloc(0);
+
 /**
  * Relays an upstream SSE stream as it arrives: each complete event is forwarded at once (no
  * buffering beyond a partial line). OpenAI-format streams are forwarded verbatim, except the usage
@@ -185,9 +187,7 @@ export const relayStream = (options: StreamOptions): RelayStream => {
   };
 
   const body = options.upstream.body;
-  // `done` is a plain property, set as the stream closes. A getter in this literal would give every
-  // stream's object a hidden class of its own, kept in the old generation, and with it this whole
-  // closure (the request, the upstream answer, the text) until the next full collection.
+
   /** The client's bytes for the upstream's `chunk`; with `last`, the stream's closing too. */
   const step = (chunk: Buffer, last: boolean): Uint8Array | undefined => {
     const decoded = decode(chunk);
@@ -203,6 +203,16 @@ export const relayStream = (options: StreamOptions): RelayStream => {
     return undefined;
   };
 
+  /** The upstream failed mid-stream: the client's stream ends here, billed for what came. */
+  const broken = (): Uint8Array => {
+    source.done = true;
+    finish(false);
+    return encode(sseData('[DONE]'));
+  };
+
+  // `done` is a plain property, set as the stream closes. A getter in this literal would give every
+  // stream's object a hidden class of its own, kept in the old generation, and with it this whole
+  // closure (the request, the upstream answer, the text) until the next full collection.
   const source: RelayStream = {
     done: false,
     whole: () => {
@@ -211,9 +221,7 @@ export const relayStream = (options: StreamOptions): RelayStream => {
       try {
         return step(all, true);
       } catch {
-        source.done = true;
-        finish(false);
-        return encode(sseData('[DONE]'));
+        return broken();
       }
     },
     next: async () => {
@@ -221,20 +229,12 @@ export const relayStream = (options: StreamOptions): RelayStream => {
       try {
         for (;;) {
           const chunk = await body.next();
-          if (chunk === undefined) {
-            source.done = true;
-            const last = encode(closing());
-            finish(false);
-            return last;
-          }
-          // When the end came with these bytes, they go out with the closing, as the last chunk.
-          const out = step(chunk, body.ended);
+          // At the end, or when the end came with these bytes, the closing goes out as the last chunk.
+          const out = step(chunk ?? NO_BYTES, chunk === undefined || body.ended);
           if (out) return out;
         }
       } catch {
-        source.done = true;
-        finish(false);
-        return encode(sseData('[DONE]'));
+        return broken();
       }
     },
     cancel: () => {
