@@ -3,6 +3,7 @@ import { relayError, type AppError } from '../lib/app-error.js';
 import type { OptionStore } from '../services/option-store.js';
 import type { RelayRequestMeta, Usage } from './adaptors/adaptor.js';
 import { providerOf } from './adaptors/registry.js';
+import { billableUsage } from './billable-usage.js';
 import type { Billing } from './billing.js';
 import type { Payer } from './settlement-batch.js';
 import { channelMetaOf, mapModel, withSystemPrompt } from './channel-meta.js';
@@ -215,26 +216,12 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
     }
     const ratios = ratiosFor(model, row.type, group, options);
     const reset = systemPrompt !== '';
-    const usageOrCount = (usage: Usage | undefined, text: string): Usage => {
-      if (usage && usage.total_tokens > 0) {
-        if (usage.prompt_tokens === 0 && request.mode === 'chat') {
-          const promptTokens = localPromptTokens();
-          return {
-            prompt_tokens: promptTokens,
-            completion_tokens: Math.max(0, usage.total_tokens - promptTokens),
-            total_tokens: usage.total_tokens,
-          };
-        }
-        return usage;
-      }
-      const promptTokens = localPromptTokens();
-      const completion = countTextTokens(text, model, approximate);
-      return {
-        prompt_tokens: promptTokens,
-        completion_tokens: completion,
-        total_tokens: promptTokens + completion,
-      };
-    };
+    const usageOrCount = (usage: Usage | undefined, text: string): Usage =>
+      billableUsage(usage, text, {
+        chat: request.mode === 'chat',
+        promptTokens: localPromptTokens,
+        textTokens: (generated) => countTextTokens(generated, model, approximate),
+      });
 
     if (streamWanted) {
       const stream = relayStream({
