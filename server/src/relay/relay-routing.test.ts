@@ -74,7 +74,7 @@ describe('relay routing: retries, priorities, weights, mapping, system prompt, c
   };
 
   describe('retries', () => {
-    it.each([500, 429, 502])(
+    it.each([500, 429, 502, 401, 404])(
       'an upstream %i on the priority-10 channel is retried on the priority-5 channel, billed once',
       async (status) => {
         await setRetries(2);

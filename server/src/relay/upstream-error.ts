@@ -1,9 +1,13 @@
 import { AppError } from '../lib/app-error.js';
 import type { Adaptor, ChannelMeta } from './adaptors/adaptor.js';
 
-/** Statuses worth trying another channel for; a 400 (the request itself) never is. */
+/**
+ * Statuses worth trying another channel for, as one-api: every failure but a 400, which is about the
+ * request itself. A 401, 403 or 404 is about the channel (its key, its account, a model or deployment
+ * it lacks), which another channel may not share.
+ */
 export const isRetryableStatus = (status: number): boolean =>
-  status === 401 || status === 403 || status === 408 || status === 429 || status >= 500;
+  status !== 400 && (status < 200 || status > 299);
 
 /** Removes the channel's key and base URL from anything passed on to the client. */
 export const scrub = (text: string, channel: ChannelMeta): string => {
