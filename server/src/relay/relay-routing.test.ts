@@ -523,6 +523,32 @@ describe('relay routing: retries, priorities, weights, mapping, system prompt, c
       expect(answer.json.error?.message).toContain('user is banned');
     });
 
+    it('refuses the keys of a user who deleted their own account, from the next request on', async () => {
+      const user = await fixture.user({ group });
+      const { username } = await userCounters(db(), user.userId);
+      const owner = apiClient(fixture.test.sluice.app);
+      await owner.login(username, 'password123');
+      expect((await chat(user)).status).toBe(200);
+      expect((await owner.delete('/api/user/self')).body.success).toBe(true);
+      const answer = await chat(user);
+      expect(answer.status).toBe(403);
+      expect(answer.json.error?.message).toContain('user is banned');
+    });
+
+    it('writes the new name into the next log row once a user renamed themselves', async () => {
+      const user = await fixture.user({ group });
+      const { username } = await userCounters(db(), user.userId);
+      const owner = apiClient(fixture.test.sluice.app);
+      await owner.login(username, 'password123');
+      expect((await chat(user)).status).toBe(200);
+      const renamed = `${username.slice(0, 8)}new`;
+      expect((await owner.put('/api/user/self', { username: renamed })).body.success).toBe(true);
+      expect((await chat(user)).status).toBe(200);
+      await idle();
+      const logs = await consumeLogs(db(), user.userId);
+      expect(logs.map((log) => log.username).sort()).toEqual([username, renamed].sort());
+    });
+
     it('applies a status change made through PUT /api/token/?status_only=true on the next request', async () => {
       const user = await fixture.user({ group });
       const { username } = await userCounters(db(), user.userId);

@@ -20,7 +20,7 @@ export const createServices = (deps: ServiceDeps) => {
   const sessions = createSessionStore(deps.db);
   const codes = createCodeStore(deps.db, deps.dialect);
   const changes = createChangeFeed(deps.cache);
-  const users = createUserService(deps, codes, sessions);
+  const users = createUserService(deps, codes, sessions, changes);
   const userAdmin = createUserAdminService(deps, sessions, changes);
   const tokens = createTokenService(deps, changes);
   const channels = createChannelService(deps, changes);

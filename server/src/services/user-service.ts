@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../db/unique-violation.js';
 import { businessError } from '../lib/app-error.js';
 import { generateAffCode, uuidHex } from '../lib/keys.js';
 import { hashPassword, verifyPassword } from '../lib/password.js';
+import type { ChangeFeed } from './change-feed.js';
 import type { CodeStore } from './code-store.js';
 import type { ServiceDeps } from './service-deps.js';
 import type { SessionStore } from './session-store.js';
@@ -12,7 +13,12 @@ import { toUserRecord, type UserRow } from './user-record.js';
 
 export const LOGIN_FAILED = 'username or password is wrong, or the user is banned';
 
-export const createUserService = (deps: ServiceDeps, codes: CodeStore, sessions: SessionStore) => {
+export const createUserService = (
+  deps: ServiceDeps,
+  codes: CodeStore,
+  sessions: SessionStore,
+  changeFeed: ChangeFeed,
+) => {
   const { db, options } = deps;
 
   const findById = (id: number): Promise<UserRow | undefined> =>
@@ -113,6 +119,8 @@ export const createUserService = (deps: ServiceDeps, codes: CodeStore, sessions:
       if (isUniqueViolation(error)) throw businessError('username already taken');
       throw error;
     }
+    // The relay keeps users in memory (every instance): a new name goes into the next log rows.
+    await changeFeed.emit({ kind: 'user', id });
   };
 
   /** Soft delete as one-api: renamed, status 3, and every session of the user revoked. */
@@ -125,6 +133,8 @@ export const createUserService = (deps: ServiceDeps, codes: CodeStore, sessions:
       .where('id', '=', id)
       .execute();
     await sessions.removeForUser(id);
+    // Its keys stop working on the next request, on every instance.
+    await changeFeed.emit({ kind: 'user', id });
   };
 
   const regenerateAccessToken = async (id: number): Promise<string> => {
