@@ -182,6 +182,60 @@ describe.each(testDialects())('channel routes on %s', (dialect) => {
     expect((await readChannels(db()))[0]!.key).toBe('sk-replaced-55aa');
   });
 
+  it('never answers the secret config fields, keeps them when an update leaves them blank, and composes the key again', async () => {
+    const aws = await create({
+      type: 33,
+      key: 'AKIA1|aws-secret-9c1e|us-east-1',
+      config: '{"region":"us-east-1","ak":"AKIA1","sk":"aws-secret-9c1e"}',
+    });
+    const vertex = await create({
+      type: 42,
+      key: 'us-central1|proj|{"private_key":"vertex-adc-77b2"}',
+      config: JSON.stringify({
+        region: 'us-central1',
+        vertex_ai_project_id: 'proj',
+        vertex_ai_adc: '{"private_key":"vertex-adc-77b2"}',
+      }),
+    });
+    const answers = [
+      await root.get('/api/channel/?p=0'),
+      await root.get(`/api/channel/${aws.id}`),
+      await root.get(`/api/channel/${vertex.id}`),
+      await root.get('/api/channel/search?keyword=main'),
+    ];
+    for (const answer of answers) {
+      expect(answer.body.success).toBe(true);
+      expect(answer.text).not.toContain('aws-secret-9c1e');
+      expect(answer.text).not.toContain('vertex-adc-77b2');
+    }
+    expect(JSON.parse(aws.config)).toEqual({ region: 'us-east-1', ak: 'AKIA1' });
+    // The form sends the fields it shows: a new region, the secret left blank.
+    const moved = await root.put('/api/channel/', {
+      id: aws.id,
+      key: '',
+      config: '{"region":"eu-west-1","ak":"AKIA1","sk":""}',
+    });
+    expect(moved.body.success).toBe(true);
+    expect(moved.text).not.toContain('aws-secret-9c1e');
+    expect(JSON.parse((moved.body.data as Channel).config)).toEqual({ region: 'eu-west-1', ak: 'AKIA1' });
+    const stored = (await readChannels(db())).find((row) => row.id === aws.id)!;
+    expect(JSON.parse(stored.config ?? '')).toEqual({
+      region: 'eu-west-1',
+      ak: 'AKIA1',
+      sk: 'aws-secret-9c1e',
+    });
+    expect(stored.key).toBe('AKIA1|aws-secret-9c1e|eu-west-1');
+    // A key given with the update is the key, and a new secret replaces the old one.
+    await root.put('/api/channel/', {
+      id: aws.id,
+      key: 'AKIA2|aws-new-secret|eu-west-1',
+      config: '{"region":"eu-west-1","ak":"AKIA2","sk":"aws-new-secret"}',
+    });
+    const replaced = (await readChannels(db())).find((row) => row.id === aws.id)!;
+    expect(replaced.key).toBe('AKIA2|aws-new-secret|eu-west-1');
+    expect(JSON.parse(replaced.config ?? '').sk).toBe('aws-new-secret');
+  });
+
   it('clears fields an update sends empty', async () => {
     const channel = await create({
       base_url: 'https://x.test',

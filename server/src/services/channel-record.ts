@@ -1,4 +1,5 @@
 import type { Channel } from '@sluice/contract/schemas/channel';
+import { publicConfig } from '@sluice/contract/channel-config';
 import type { Selectable } from 'kysely';
 import type { ChannelsTable } from '../db/tables.js';
 
@@ -28,7 +29,8 @@ export const CHANNEL_COLUMNS = [
 
 export type ChannelRow = Omit<Selectable<ChannelsTable>, 'key'>;
 
-/** The wire record of a channel: the key is always '' (one-api returned it on update; we never do). */
+/** The wire record of a channel: the key is always '' (one-api returned it on update; we never do), and
+ * the config comes without its secret fields. */
 export const toChannelRecord = (row: ChannelRow): Channel => ({
   id: row.id,
   type: row.type,
@@ -48,7 +50,7 @@ export const toChannelRecord = (row: ChannelRow): Channel => ({
   used_quota: row.used_quota ?? 0,
   model_mapping: row.model_mapping ?? '',
   priority: row.priority ?? 0,
-  config: row.config ?? '',
+  config: publicConfig(row.config),
   system_prompt: row.system_prompt ?? '',
   test_model: row.test_model ?? '',
 });

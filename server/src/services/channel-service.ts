@@ -4,6 +4,7 @@ import {
   type CreateChannelRequest,
   type UpdateChannelRequest,
 } from '@sluice/contract/schemas/channel';
+import { composedKey, mergedConfig } from '@sluice/contract/channel-config';
 import { CHANNEL_STATUS } from '@sluice/contract/statuses';
 import type { SelectQueryBuilder, Transaction, Updateable } from 'kysely';
 import { executeInsertId } from '../db/insert-id.js';
@@ -23,10 +24,25 @@ const DISABLED_STATUSES = [CHANNEL_STATUS.manuallyDisabled, CHANNEL_STATUS.autoD
 /** Ids per `IN (…)` list when deleting in bulk. */
 const CHUNK = 500;
 
-/** The fields of an update body that are written: every one present; an empty key keeps the key. */
-const changesOf = (input: UpdateChannelRequest): Updateable<ChannelsTable> => {
-  const { id: _id, key, ...fields } = input;
-  return key === '' ? fields : { ...fields, key };
+interface StoredChannel {
+  readonly type: number;
+  readonly config: string | null;
+}
+
+/**
+ * The fields of an update body that are written: every one present. An empty key keeps the key, and
+ * a secret config field left blank keeps its value. Without a key, a key composed from config fields
+ * (AWS, Vertex AI) is composed again from the config as saved, so a new region reaches it too.
+ */
+const changesOf = (input: UpdateChannelRequest, stored: StoredChannel): Updateable<ChannelsTable> => {
+  const { id: _id, key, config, ...fields } = input;
+  const changes: Updateable<ChannelsTable> = key === '' ? fields : { ...fields, key };
+  if (config === undefined) return changes;
+  const saved = mergedConfig(stored.config, config);
+  const composed = key === '' ? composedKey(input.type ?? stored.type, saved) : undefined;
+  return composed === undefined
+    ? { ...changes, config: saved }
+    : { ...changes, config: saved, key: composed };
 };
 
 /**
@@ -108,16 +124,19 @@ export const createChannelService = (deps: ServiceDeps, changes: ChangeFeed) => 
     return ids;
   };
 
-  const readLocked = async (trx: Transaction<Tables>, id: number): Promise<void> => {
-    const row = await locked(trx.selectFrom('channels').select('id').where('id', '=', id)).executeTakeFirst();
+  const readLocked = async (trx: Transaction<Tables>, id: number): Promise<StoredChannel> => {
+    const row = await locked(
+      trx.selectFrom('channels').select(['id', 'type', 'config']).where('id', '=', id),
+    ).executeTakeFirst();
     if (!row) throw businessError(CHANNEL_NOT_FOUND);
+    return { type: row.type, config: row.config };
   };
 
   /** Writes the fields present (see `changesOf`), then rebuilds the abilities from the saved row. */
   const update = async (input: UpdateChannelRequest): Promise<Channel> => {
     const saved = await db.transaction().execute(async (trx): Promise<ChannelRow> => {
-      await readLocked(trx, input.id);
-      const fields = changesOf(input);
+      const stored = await readLocked(trx, input.id);
+      const fields = changesOf(input, stored);
       if (Object.values(fields).some((value) => value !== undefined))
         await trx.updateTable('channels').set(fields).where('id', '=', input.id).execute();
       const row = await trx

@@ -1,3 +1,4 @@
+import { COMPOSED_KEY_FIELDS, SECRET_CONFIG_FIELDS } from '@sluice/contract/channel-config';
 import { splitCommaList, type Channel } from '@sluice/contract/schemas/channel';
 import type { ChannelInput } from './channel-api.js';
 
@@ -81,10 +82,11 @@ export const CONFIG_FIELDS_BY_TYPE: Readonly<Record<number, readonly ConfigField
 };
 
 /** Types whose key is composed from config sub-fields (spec §5), in key order. */
-const COMPOSED_KEYS: Readonly<Record<number, readonly ConfigField[]>> = {
-  [AWS]: ['ak', 'sk', 'region'],
-  [VERTEX_AI]: ['region', 'vertex_ai_project_id', 'vertex_ai_adc'],
-};
+const COMPOSED_KEYS = COMPOSED_KEY_FIELDS;
+
+/** The config fields that are secrets: the server never answers them, blank keeps them. */
+export const isSecretConfigField = (field: ConfigField): boolean =>
+  SECRET_CONFIG_FIELDS.some((secret) => secret === field);
 
 export const hasComposedKey = (type: number): boolean => type in COMPOSED_KEYS;
 

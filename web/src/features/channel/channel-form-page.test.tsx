@@ -35,6 +35,31 @@ const sent = (fetch: ReturnType<typeof stubApi>, method: string) =>
     .filter((request) => request.url === '/api/channel/' && request.method === method)
     .at(-1)?.body as Record<string, unknown> | undefined;
 
+/** An AWS channel as the server answers it: no key, and no secret key (sk) in its config. */
+const AWS_CHANNEL: Channel = {
+  id: 7,
+  type: 33,
+  key: '',
+  status: 1,
+  name: 'bedrock',
+  weight: 0,
+  created_time: 1,
+  test_time: 0,
+  response_time: 0,
+  base_url: '',
+  other: '',
+  balance: 0,
+  balance_updated_time: 0,
+  models: 'claude-3-haiku',
+  group: 'default',
+  used_quota: 0,
+  model_mapping: '',
+  priority: 0,
+  config: '{"region":"us-west-2","ak":"AKIA"}',
+  system_prompt: '',
+  test_model: '',
+};
+
 describe('channel form', () => {
   beforeEach(async () => {
     // happy-dom has no FontFaceSet, which Mantine's autosize textarea listens to.
@@ -109,34 +134,11 @@ describe('channel form', () => {
   });
 
   it('edits an AWS channel: blank key, the key composed from ak|sk|region, no batch creation', async () => {
-    const aws: Channel = {
-      id: 7,
-      type: 33,
-      key: '',
-      status: 1,
-      name: 'bedrock',
-      weight: 0,
-      created_time: 1,
-      test_time: 0,
-      response_time: 0,
-      base_url: '',
-      other: '',
-      balance: 0,
-      balance_updated_time: 0,
-      models: 'claude-3-haiku',
-      group: 'default',
-      used_quota: 0,
-      model_mapping: '',
-      priority: 0,
-      config: '{"region":"us-west-2","ak":"AKIA","sk":"old"}',
-      system_prompt: '',
-      test_model: '',
-    };
     const fetch = stubApi({
       '/api/models': { success: true, data: CATALOGUE },
       '/api/group/': { success: true, data: ['default'] },
-      '/api/channel/7': { success: true, data: aws },
-      '/api/channel/': { success: true, data: aws },
+      '/api/channel/7': { success: true, data: AWS_CHANNEL },
+      '/api/channel/': { success: true, data: AWS_CHANNEL },
     });
     const { router } = renderScreen(<ChannelFormPage />, {
       path: '/channel/edit/:id',
@@ -147,6 +149,9 @@ describe('channel form', () => {
     expect(screen.getByTestId('channel-key-composed').textContent).toContain('AK|SK|Region');
     expect(screen.queryByTestId('channel-batch')).toBeNull();
     expect(field('region')?.value).toBe('us-west-2');
+    expect(field('sk')?.value).toBe('');
+    expect(field('sk')?.required).toBe(false);
+    expect(field('sk')?.placeholder).toBe('Leave blank to keep the current secret');
     type('sk', 'new-secret');
     submit();
     await waitFor(() => expect(router.state.location.pathname).toBe('/channel'));
@@ -163,5 +168,26 @@ describe('channel form', () => {
       sk: 'new-secret',
     });
     expect(toasts()).toContain('Channel updated!');
+  });
+
+  it('edits an AWS channel with the secret key left blank: no key sent, the config without sk', async () => {
+    const fetch = stubApi({
+      '/api/models': { success: true, data: CATALOGUE },
+      '/api/group/': { success: true, data: ['default'] },
+      '/api/channel/7': { success: true, data: AWS_CHANNEL },
+      '/api/channel/': { success: true, data: AWS_CHANNEL },
+    });
+    const { router } = renderScreen(<ChannelFormPage />, {
+      path: '/channel/edit/:id',
+      at: '/channel/edit/7',
+    });
+    await waitFor(() => expect(field('name')?.value).toBe('bedrock'));
+    type('region', 'eu-west-1');
+    submit();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/channel'));
+    const body = sent(fetch, 'PUT');
+    // The server keeps the stored sk and composes the key again from the saved config.
+    expect(body).toMatchObject({ id: 7, type: 33, key: '' });
+    expect(JSON.parse(String(body?.['config']))).toEqual({ region: 'eu-west-1', ak: 'AKIA' });
   });
 });

@@ -7,6 +7,7 @@ import {
   AZURE,
   canBatch,
   hasComposedKey,
+  isSecretConfigField,
   VERTEX_AI,
   type ChannelFormState,
   type ConfigField,
@@ -110,12 +111,14 @@ export const KeyFields = ({ form, editing, set }: TypeFieldsProps) => {
   return (
     <Stack gap="sm">
       {inputs.map((input) => {
+        // A stored secret is never read back: blank keeps it, as for the key.
+        const kept = editing && isSecretConfigField(input.field);
         const props = {
           label: t(`channel.form.${input.label}`),
-          placeholder: t(`channel.form.${input.placeholder}`),
+          placeholder: t(kept ? 'channel.form.secretEditPlaceholder' : `channel.form.${input.placeholder}`),
           value: form.config[input.field],
           name: input.field,
-          required: true,
+          required: !kept,
           onChange: (event: { currentTarget: { value: string } }) =>
             setConfig(input.field, event.currentTarget.value),
         };

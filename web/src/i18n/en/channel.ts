@@ -60,6 +60,7 @@ export const enChannel = {
       key: 'Key',
       keyPlaceholder: 'The authentication key of the channel',
       keyEditPlaceholder: 'Leave blank to keep the current key',
+      secretEditPlaceholder: 'Leave blank to keep the current secret',
       keyBatchPlaceholder: 'Keys, one per line: one channel per key',
       keyHints: {
         baidu: 'Format: APIKey|SecretKey',

@@ -63,6 +63,7 @@ export const zhChannel: Catalogue<typeof enChannel> = {
       key: '密钥',
       keyPlaceholder: '请输入渠道对应的鉴权密钥',
       keyEditPlaceholder: '留空则保持当前密钥不变',
+      secretEditPlaceholder: '留空则保持当前密钥不变',
       keyBatchPlaceholder: '请输入密钥，一行一个：每个密钥创建一个渠道',
       keyHints: {
         baidu: '按照如下格式输入：APIKey|SecretKey',

@@ -1,0 +1,74 @@
+/**
+ * A channel's `config` (spec §3: JSON text with region, sk, ak, user_id, vertex_ai_project_id,
+ * vertex_ai_adc). Two of its fields are credentials, copies of parts of the channel's key: like the
+ * key, they are written but never read back.
+ */
+
+/** The fields of `config` the console edits. */
+export type ChannelConfigField =
+  'region' | 'ak' | 'sk' | 'user_id' | 'vertex_ai_project_id' | 'vertex_ai_adc';
+
+/** The config fields that are secrets: the AWS secret key and the Vertex AI service account JSON. */
+export const SECRET_CONFIG_FIELDS: readonly ChannelConfigField[] = ['sk', 'vertex_ai_adc'];
+
+/** Types whose key is composed from config fields (spec §5), in key order, joined with `|`. */
+export const COMPOSED_KEY_FIELDS: Readonly<Record<number, readonly ChannelConfigField[]>> = {
+  33: ['ak', 'sk', 'region'],
+  42: ['region', 'vertex_ai_project_id', 'vertex_ai_adc'],
+};
+
+/** The config as an object: {} when it is empty, not JSON, or not an object. */
+export const configObject = (text: string | null | undefined): Record<string, unknown> => {
+  if (!text || text.trim() === '') return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+};
+
+const isBlank = (value: unknown): boolean => value === undefined || value === null || value === '';
+
+/**
+ * The config as anyone may read it: without its secret fields. A config that is not a JSON object
+ * is answered as '' (nothing in it can be read as a field, but it may hold anything).
+ */
+export const publicConfig = (text: string | null | undefined): string => {
+  if (!text || text.trim() === '') return '';
+  const config = configObject(text);
+  if (Object.keys(config).length === 0) return text.trim() === '{}' ? text : '';
+  if (!SECRET_CONFIG_FIELDS.some((field) => field in config)) return text;
+  const visible = { ...config };
+  for (const field of SECRET_CONFIG_FIELDS) delete visible[field];
+  return JSON.stringify(visible);
+};
+
+/**
+ * The config to store when `incoming` replaces `stored`: a secret field left out or blank keeps
+ * its stored value (a form cannot show it, so blank means "keep", as for the key).
+ */
+export const mergedConfig = (stored: string | null | undefined, incoming: string): string => {
+  const before = configObject(stored);
+  const kept = SECRET_CONFIG_FIELDS.filter((field) => !isBlank(before[field]));
+  if (kept.length === 0) return incoming;
+  const after = configObject(incoming);
+  if (incoming.trim() !== '' && Object.keys(after).length === 0 && incoming.trim() !== '{}') return incoming;
+  const merged = { ...after };
+  for (const field of kept) if (isBlank(merged[field])) merged[field] = before[field];
+  return JSON.stringify(merged);
+};
+
+/** The key composed from the config's fields for AWS and Vertex AI; undefined when one is missing. */
+export const composedKey = (type: number, text: string): string | undefined => {
+  const fields = COMPOSED_KEY_FIELDS[type];
+  if (!fields) return undefined;
+  const config = configObject(text);
+  const parts = fields.map((field) => {
+    const value = config[field];
+    return typeof value === 'string' ? value.trim() : '';
+  });
+  return parts.every((part) => part !== '') ? parts.join('|') : undefined;
+};
