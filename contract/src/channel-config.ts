@@ -17,8 +17,8 @@ export const COMPOSED_KEY_FIELDS: Readonly<Record<number, readonly ChannelConfig
   42: ['region', 'vertex_ai_project_id', 'vertex_ai_adc'],
 };
 
-/** The config as an object: {} when it is empty, not JSON, or not an object. */
-export const configObject = (text: string | null | undefined): Record<string, unknown> => {
+/** A channel's JSON text field (config, model_mapping) as an object: {} when it is empty, not JSON, or not an object. */
+export const jsonObjectOf = (text: string | null | undefined): Record<string, unknown> => {
   if (!text || text.trim() === '') return {};
   try {
     const value: unknown = JSON.parse(text);
@@ -38,7 +38,7 @@ const isBlank = (value: unknown): boolean => value === undefined || value === nu
  */
 export const publicConfig = (text: string | null | undefined): string => {
   if (!text || text.trim() === '') return '';
-  const config = configObject(text);
+  const config = jsonObjectOf(text);
   if (Object.keys(config).length === 0) return text.trim() === '{}' ? text : '';
   if (!SECRET_CONFIG_FIELDS.some((field) => field in config)) return text;
   const visible = { ...config };
@@ -51,10 +51,10 @@ export const publicConfig = (text: string | null | undefined): string => {
  * its stored value (a form cannot show it, so blank means "keep", as for the key).
  */
 export const mergedConfig = (stored: string | null | undefined, incoming: string): string => {
-  const before = configObject(stored);
+  const before = jsonObjectOf(stored);
   const kept = SECRET_CONFIG_FIELDS.filter((field) => !isBlank(before[field]));
   if (kept.length === 0) return incoming;
-  const after = configObject(incoming);
+  const after = jsonObjectOf(incoming);
   if (incoming.trim() !== '' && Object.keys(after).length === 0 && incoming.trim() !== '{}') return incoming;
   const merged = { ...after };
   for (const field of kept) if (isBlank(merged[field])) merged[field] = before[field];
@@ -65,7 +65,7 @@ export const mergedConfig = (stored: string | null | undefined, incoming: string
 export const composedKey = (type: number, text: string): string | undefined => {
   const fields = COMPOSED_KEY_FIELDS[type];
   if (!fields) return undefined;
-  const config = configObject(text);
+  const config = jsonObjectOf(text);
   const parts = fields.map((field) => {
     const value = config[field];
     return typeof value === 'string' ? value.trim() : '';

@@ -1,18 +1,7 @@
+import { jsonObjectOf } from '@sluice/contract/channel-config';
 import type { ChannelMeta } from './adaptors/adaptor.js';
 import type { Provider } from './adaptors/registry.js';
 import type { ChannelRow } from './relay-index.js';
-
-const parseObject = (text: string | null): Record<string, unknown> => {
-  if (!text) return {};
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
-};
 
 /** Worked out once per row: the routing index replaces a row object whenever its channel changes. */
 const metas = new WeakMap<ChannelRow, ChannelMeta>();
@@ -30,7 +19,7 @@ export const channelMetaOf = (row: ChannelRow, provider: Provider | undefined): 
 
 const buildMeta = (row: ChannelRow, provider: Provider | undefined): ChannelMeta => {
   const config: Record<string, string> = {};
-  for (const [name, value] of Object.entries(parseObject(row.config)))
+  for (const [name, value] of Object.entries(jsonObjectOf(row.config)))
     if (typeof value === 'string' && value !== '') config[name] = value;
   const other = (row.other ?? '').trim();
   if (other !== '') {
@@ -51,7 +40,7 @@ const buildMeta = (row: ChannelRow, provider: Provider | undefined): ChannelMeta
 export const mapModel = (row: ChannelRow, model: string): string => {
   let mapping = mappings.get(row);
   if (!mapping) {
-    mapping = parseObject(row.model_mapping);
+    mapping = jsonObjectOf(row.model_mapping);
     mappings.set(row, mapping);
   }
   const mapped = Object.hasOwn(mapping, model) ? mapping[model] : undefined;

@@ -1,4 +1,4 @@
-import { COMPOSED_KEY_FIELDS, SECRET_CONFIG_FIELDS } from '@sluice/contract/channel-config';
+import { COMPOSED_KEY_FIELDS, jsonObjectOf, SECRET_CONFIG_FIELDS } from '@sluice/contract/channel-config';
 import { splitCommaList, type Channel } from '@sluice/contract/schemas/channel';
 import type { ChannelInput } from './channel-api.js';
 
@@ -181,21 +181,9 @@ export const channelInputOf = (
   };
 };
 
-const parseObject = (text: string): Record<string, unknown> => {
-  if (text.trim() === '') return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
-};
-
 /** The form of a loaded channel: the key stays blank (blank keeps the stored key). */
 export const channelFormOf = (channel: Channel): ChannelFormState => {
-  const stored = parseObject(channel.config);
+  const stored = jsonObjectOf(channel.config);
   const config = { ...EMPTY_CONFIG };
   const otherConfig: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(stored)) {
