@@ -242,6 +242,8 @@ describe('relay modes: embeddings, completions, moderations, images, audio, Azur
         '/openai/deployments/gpt-35-turbo/chat/completions',
         '/openai/deployments/gpt-4o/chat/completions',
       ]);
+      // 2024-06-01 refuses stream_options: the stream goes as the client sent it, counted locally.
+      expect(JSON.parse(tap.requests[2]?.body.toString() ?? '')).not.toHaveProperty('stream_options');
       for (const request of tap.requests) {
         expect(request.query.get('api-version')).toBe('2024-06-01');
         expect(request.headers['api-key']).toBe('azure-api-key-0123456789');
@@ -254,6 +256,7 @@ describe('relay modes: embeddings, completions, moderations, images, audio, Azur
         [id, 'gpt-4o'],
       ]);
       expect(logs[0]?.quota).toBe(gpt4oCost(9, 12));
+      expect(Number(logs[2]?.completion_tokens)).toBeGreaterThan(0);
     });
 
     it('takes the API version from the legacy `other` field', async () => {

@@ -72,10 +72,16 @@ const withUsageAsked = (raw: Uint8Array): Uint8Array | undefined => {
 /**
  * The body for an OpenAI-compatible upstream: the client's own bytes when they may pass (adding
  * only the request for usage on streams), else `body` serialised with the mapped model. Usage is
- * always asked for on streams; the pipeline strips it for clients that did not ask.
+ * asked for on every stream the upstream accepts it for; the pipeline strips it for clients that did
+ * not ask, and counts locally when it never comes.
  */
-export const openAiBody = (body: Record<string, unknown>, meta: RelayRequestMeta): string | Uint8Array => {
-  const wantsUsage = meta.stream && (meta.mode === 'chat' || meta.mode === 'completions');
+export const openAiBody = (
+  body: Record<string, unknown>,
+  meta: RelayRequestMeta,
+  /** False for an upstream that refuses `stream_options` (older Azure API versions). */
+  streamOptions = true,
+): string | Uint8Array => {
+  const wantsUsage = streamOptions && meta.stream && (meta.mode === 'chat' || meta.mode === 'completions');
   if (meta.raw) {
     if (!wantsUsage) return meta.raw;
     const asked = body['stream_options'] === undefined ? withUsageAsked(meta.raw) : undefined;
