@@ -80,11 +80,21 @@ describe('channel operations: test, test all, balance, automatic disable and ena
       expect((await channelRow(broken)).status).toBe(1);
       expect((await channelRow(manual)).status).toBe(2);
 
-      expect((await fixture.root.get('/api/channel/test?scope=all')).body.success).toBe(true);
-      expect((await fixture.root.get('/api/channel/test?scope=all')).body).toEqual({
-        success: false,
-        message: 'a channel test is already running',
+      // While a run waits for its upstream, another is refused.
+      let release = () => {};
+      upstream.hold = new Promise<void>((resolve) => {
+        release = resolve;
       });
+      try {
+        expect((await fixture.root.get('/api/channel/test?scope=all')).body.success).toBe(true);
+        expect((await fixture.root.get('/api/channel/test?scope=all')).body).toEqual({
+          success: false,
+          message: 'a channel test is already running',
+        });
+      } finally {
+        upstream.hold = undefined;
+        release();
+      }
       await fixture.test.sluice.idle();
     } finally {
       await options().update('AutomaticEnableChannelEnabled', 'false');

@@ -17,7 +17,7 @@ import { estimatePromptTokens, promptTokensOf } from './prompt-tokens.js';
 import { reply, safeJson, type RelayReply } from './relay-response.js';
 import { countTextTokens } from './token-counter.js';
 import type { Upstream } from './upstream.js';
-import { AttemptFailure, isRetryableStatus, upstreamError } from './upstream-error.js';
+import { AttemptFailure, isRetryableStatus, transportFailure, upstreamError } from './upstream-error.js';
 
 export interface PipelineDeps {
   readonly options: OptionStore;
@@ -192,17 +192,14 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
     try {
       response = await deps.upstream.send(outgoing, call.clientSignal);
     } catch (error) {
-      if (call.clientSignal.aborted) throw relayError(499, 'client_closed', 'the client closed the request');
-      const timedOut = error instanceof Error && /timeout/i.test(error.name + error.message);
-      throw new AttemptFailure(
-        relayError(
-          timedOut ? 504 : 502,
-          'do_request_failed',
-          timedOut ? 'the upstream did not answer in time' : 'the upstream could not be reached',
-        ),
-        true,
-      );
+      throw transportFailure(error, call.clientSignal.aborted);
     }
+    const { body: answer } = response;
+    // The whole answer; one that breaks off is a failed attempt like one that never came.
+    const readWhole = () =>
+      answer.readAll().catch((error: unknown) => {
+        throw transportFailure(error, call.clientSignal.aborted);
+      });
     const contentType = response.headers['content-type'] ?? '';
     const streamWanted = request.stream && request.mode !== 'speech';
     if (
@@ -244,13 +241,13 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
     }
 
     if (request.mode === 'speech') {
-      const audio = await response.body.readAll();
+      const audio = await readWhole();
       const zero = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
       settle(row, model, ratios, reserved > 0 ? reserved : estimate, zero, false, false);
       return reply(audio, response.status, call.requestId, { 'content-type': contentType || 'audio/mpeg' });
     }
 
-    const raw = await response.body.readAll();
+    const raw = await readWhole();
     if (multipart) {
       const transcript = contentType.includes('json')
         ? (safeJson(raw) as { text?: unknown } | undefined)?.text

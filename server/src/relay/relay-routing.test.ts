@@ -102,6 +102,42 @@ describe('relay routing: retries, priorities, weights, mapping, system prompt, c
       },
     );
 
+    it('retries an answer that breaks off in the middle of its body on the next channel, billed once', async () => {
+      await setRetries(1);
+      const { group, high, low, lowId } = await twoTiers();
+      high.breakNext(1);
+      const user = await fixture.user({ quota: 1_000_000, group });
+      const answer = await chat(user);
+      expect(answer.status).toBe(200);
+      expect(high.requests).toHaveLength(1);
+      expect(low.requests).toHaveLength(1);
+      await idle();
+      const logs = await consumeLogs(db(), user.userId);
+      expect(logs.map((log) => [log.channel_id, log.quota])).toEqual([[lowId, COST]]);
+    });
+
+    it('answers 502 with nothing billed when the only channel breaks off in the middle of its answer', async () => {
+      await setRetries(0);
+      const { group, high, low } = await twoTiers();
+      high.breakNext(1);
+      const user = await fixture.user({ quota: 1_000_000, group });
+      const answer = await chat(user);
+      expect(answer.status).toBe(502);
+      expect(answer.json.error?.code).toBe('do_request_failed');
+      expect(low.requests).toHaveLength(0);
+      await expectUntouched(user, 1_000_000);
+    });
+
+    it('passes on the param of an OpenAI error body as it came', async () => {
+      await setRetries(0);
+      const { group, high } = await twoTiers();
+      high.failNext(1, 400, "Invalid value for 'temperature': must be at most 2.");
+      const user = await fixture.user({ quota: 1_000_000, group });
+      const answer = await chat(user);
+      expect(answer.status).toBe(400);
+      expect(answer.json.error).toMatchObject({ type: 'server_error', param: '' });
+    });
+
     it('does not retry an upstream 400: one upstream saw it, the client gets 400 with its message', async () => {
       await setRetries(2);
       const { group, high, low } = await twoTiers();

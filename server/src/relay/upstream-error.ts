@@ -1,4 +1,4 @@
-import { AppError } from '../lib/app-error.js';
+import { AppError, relayError } from '../lib/app-error.js';
 import type { Adaptor, ChannelMeta } from './adaptors/adaptor.js';
 
 /**
@@ -38,7 +38,24 @@ export const upstreamError = (
     message,
     status,
     info?.type || 'upstream_error',
-    String(status),
+    info?.param ?? String(status),
+  );
+};
+
+/**
+ * A call that failed on the way (refused, reset, timed out, or broken off in the middle of the
+ * answer): worth another channel, unless the client itself went away.
+ */
+export const transportFailure = (error: unknown, clientGone: boolean): Error => {
+  if (clientGone) return relayError(499, 'client_closed', 'the client closed the request');
+  const timedOut = error instanceof Error && /timeout/i.test(error.name + error.message);
+  return new AttemptFailure(
+    relayError(
+      timedOut ? 504 : 502,
+      'do_request_failed',
+      timedOut ? 'the upstream did not answer in time' : 'the upstream could not be reached',
+    ),
+    true,
   );
 };
 

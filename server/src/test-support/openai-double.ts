@@ -14,6 +14,8 @@ export interface OpenAiDouble extends Listening {
   readonly requests: RecordedRequest[];
   /** Answer the next N requests with this status and OpenAI error body. */
   failNext(count: number, status: number, message?: string): void;
+  /** Answer the next N requests with 200 and the start of a body, then drop the connection. */
+  breakNext(count: number): void;
   /** Usage the double reports; `undefined` makes it omit usage entirely. */
   usage: { prompt_tokens: number; completion_tokens: number } | undefined;
   /** The reply text of chat completions. */
@@ -22,11 +24,16 @@ export interface OpenAiDouble extends Listening {
   chunkDelayMs: number;
   /** When set, a stream's first chunk is sent, then the rest waits for this promise. */
   gate: Promise<void> | undefined;
+  /** When set, every request waits for this promise before it is answered. */
+  hold: Promise<void> | undefined;
   /** Sends a whole stream in one write with its end (as a fast upstream's answer arrives). */
   streamInOneWrite: boolean;
   /** Set when a streaming client went away before the end. */
   readonly aborted: { value: boolean };
 }
+
+/** A queued "failure" that answers 200 and breaks off in the middle of the body. */
+const BROKEN = -1;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -47,6 +54,7 @@ export const startOpenAiDouble = async (): Promise<OpenAiDouble> => {
     reply: 'Hello there, how may I assist you today?',
     chunkDelayMs: 0,
     gate: undefined as Promise<void> | undefined,
+    hold: undefined as Promise<void> | undefined,
     streamInOneWrite: false,
   };
 
@@ -108,7 +116,14 @@ export const startOpenAiDouble = async (): Promise<OpenAiDouble> => {
     }
     const path = (request.url ?? '').split('?')[0] ?? '';
     requests.push({ method: request.method ?? '', path, headers: request.headers, body, json: parsed });
+    if (state.hold) await state.hold;
     const failure = failures.shift();
+    if (failure?.status === BROKEN) {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': 4096 });
+      response.write('{"id":"chatcmpl-123","object":"chat.com');
+      setTimeout(() => response.socket?.destroy(), 20);
+      return;
+    }
     if (failure) {
       json(response, failure.status, {
         error: { message: failure.message, type: 'server_error', param: null, code: null },
@@ -199,6 +214,9 @@ export const startOpenAiDouble = async (): Promise<OpenAiDouble> => {
     failNext: (count, status, message = 'The server had an error while processing your request.') => {
       for (let index = 0; index < count; index += 1) failures.push({ status, message });
     },
+    breakNext: (count) => {
+      for (let index = 0; index < count; index += 1) failures.push({ status: BROKEN, message: '' });
+    },
     get usage() {
       return state.usage;
     },
@@ -228,6 +246,12 @@ export const startOpenAiDouble = async (): Promise<OpenAiDouble> => {
     },
     set gate(value) {
       state.gate = value;
+    },
+    get hold() {
+      return state.hold;
+    },
+    set hold(value) {
+      state.hold = value;
     },
   };
 };

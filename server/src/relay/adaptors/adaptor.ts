@@ -81,6 +81,8 @@ export interface UpstreamErrorInfo {
   readonly message: string;
   readonly type: string;
   readonly code: string;
+  /** OpenAI's `param`, passed on as it came; other formats have none. */
+  readonly param?: string;
 }
 
 export interface Adaptor {

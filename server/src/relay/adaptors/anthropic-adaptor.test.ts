@@ -305,6 +305,7 @@ describe('anthropic adaptor: responses', () => {
       message: 'proxy says no',
       type: 'x',
       code: '',
+      param: '',
     });
     expect(anthropicAdaptor.parseError('nope')).toBeUndefined();
   });

@@ -18,6 +18,7 @@ export const parseOpenAiStyleError = (body: unknown): UpstreamErrorInfo | undefi
         message,
         type: text(fields['type']) || 'upstream_error',
         code: typeof fields['code'] === 'number' ? String(fields['code']) : text(fields['code']),
+        param: text(fields['param']),
       };
   }
   const nested = (path: string[]): string => {
