@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { pino } from 'pino';
+import { loggerOptions } from './lib/log-options.js';
 import { bootSluice } from './boot.js';
 import { ConfigError, readConfig } from './config/env.js';
 
@@ -17,7 +18,7 @@ const start = async (): Promise<void> => {
   }
   // Buffered, asynchronous writes: a synchronous write per request line costs the relay more than it adds.
   const destination = pino.destination({ sync: false, minLength: 4096 });
-  const logger = pino({ level: config.debug ? 'debug' : 'info' }, destination);
+  const logger = pino(loggerOptions(config.debug ? 'debug' : 'info'), destination);
   setInterval(() => destination.flush(), 1000).unref();
   if (config.sessionSecretGenerated)
     logger.warn('SESSION_SECRET is not set: a random one is used, so sessions end when Sluice restarts');

@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import { loggerOptions } from '../lib/log-options.js';
 import { bootSluice, type Sluice } from '../boot.js';
 import { readConfig } from '../config/env.js';
 import type { Dialect } from '../db/dsn.js';
@@ -24,7 +25,7 @@ const TEST_ENV: Record<string, string> = {
 export const bootWith = (database: TestDatabase, env: Record<string, string> = {}): Promise<Sluice> =>
   bootSluice(
     readConfig({ ...TEST_ENV, ...database.env, ...env }, () => 'unused'),
-    pino({ level: process.env['TEST_LOG_LEVEL'] ?? 'silent' }),
+    pino(loggerOptions(process.env['TEST_LOG_LEVEL'] ?? 'silent')),
   );
 
 /** A Sluice on a fresh database of the dialect; close() stops it and drops the database. */
