@@ -67,7 +67,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
     cache = config.redisConnString
       ? await (await import('./cache/redis-cache.js')).createRedisCache(config.redisConnString)
       : createMemoryCache();
-    const options = await createOptionStore({ db: main.db, dialect: main.dialect, cache });
+    const options = await createOptionStore({ db: main.db, dialect: main.dialect, cache, logger });
     const services = createServices({
       config,
       db: main.db,
@@ -171,7 +171,12 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
           timer.unref();
           timers.push(timer);
         };
-        if (config.syncFrequencySeconds > 0) every(config.syncFrequencySeconds, () => options.reload());
+        // As one-api's SYNC_FREQUENCY: options, and everything the relay keeps in memory, read again.
+        if (config.syncFrequencySeconds > 0)
+          every(config.syncFrequencySeconds, async () => {
+            services.changes.resync();
+            await options.reload();
+          });
         every(3600, async () => {
           await services.sessions.purgeExpired();
           await services.codes.purgeExpired();

@@ -9,6 +9,11 @@ export interface Cache {
   /** Receives the messages the other instances publish on a topic. */
   subscribe(topic: string, handler: (message: string) => void): Promise<void>;
   /**
+   * Called when messages may have been missed: the subscription came back after a break. Whatever
+   * was kept because no message said otherwise must then be read again.
+   */
+  onResync(handler: () => void): void;
+  /**
    * Sliding window of one-api's limiter: allow when fewer than `limit` hits are kept for `key`, or
    * when the oldest kept hit is at least `windowSeconds` old (it is dropped).
    */

@@ -246,6 +246,40 @@ describe.skipIf(!redisUrl)('redis cache', () => {
       expect(toSecond).toEqual(['hello from first']);
     });
 
+    it('tells its resync handlers when its subscription comes back after a break, and hears again', async () => {
+      const subscribers = async () =>
+        new Set(
+          String(await admin.call('CLIENT', 'LIST', 'TYPE', 'pubsub'))
+            .split('\n')
+            .filter((line) => / name=sluice-sub-/.test(line))
+            .map((line) => /^id=(\d+)/.exec(line)?.[1] ?? ''),
+        );
+      const before = await subscribers();
+      const third = await createRedisCache(url);
+      try {
+        const topic = uniqueKey('resync');
+        const received: string[] = [];
+        await third.subscribe(topic, (message) => received.push(message));
+        let resyncs = 0;
+        third.onResync(() => {
+          resyncs += 1;
+        });
+        const mine = [...(await subscribers())].filter((id) => !before.has(id));
+        expect(mine).toHaveLength(1);
+        await admin.call('CLIENT', 'KILL', 'ID', mine[0] ?? '');
+        expect(await waitFor(() => Promise.resolve(resyncs > 0), 5000)).toBe(true);
+        // Subscribed again: a message published now arrives.
+        expect(
+          await waitFor(async () => {
+            await first.publish(topic, 'after the break');
+            return received.includes('after the break');
+          }, 5000),
+        ).toBe(true);
+      } finally {
+        await third.close();
+      }
+    });
+
     it('ignores a message on the channel that is not its own envelope', async () => {
       const topic = uniqueKey('garbage');
       const received: string[] = [];

@@ -30,9 +30,11 @@ interface Envelope {
 }
 
 export const createRedisCache = async (url: string): Promise<Cache> => {
+  const instanceId = randomUUID();
   const options = { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 5000 };
-  const client = new Redis(url, options);
-  const subscriber = new Redis(url, options);
+  // Named, so an operator (or a test) can tell Sluice's connections apart in CLIENT LIST.
+  const client = new Redis(url, { ...options, connectionName: `sluice-${instanceId}` });
+  const subscriber = new Redis(url, { ...options, connectionName: `sluice-sub-${instanceId}` });
   // ioredis rejects connect() with "Connection is closed."; the cause comes as an error event.
   let connectError: unknown;
   const remember = (error: unknown) => {
@@ -55,8 +57,12 @@ export const createRedisCache = async (url: string): Promise<Cache> => {
     client.off('error', remember);
     subscriber.off('error', remember);
   }
-  const instanceId = randomUUID();
   const handlers = new Map<string, ((message: string) => void)[]>();
+  const resyncs: (() => void)[] = [];
+  // ioredis reconnects and subscribes again by itself; what was published in between is lost.
+  subscriber.on('ready', () => {
+    for (const resync of resyncs) resync();
+  });
 
   subscriber.on('message', (channel: string, raw: string) => {
     let envelope: Envelope;
@@ -79,6 +85,9 @@ export const createRedisCache = async (url: string): Promise<Cache> => {
       list.push(handler);
       handlers.set(topic, list);
       if (list.length === 1) await subscriber.subscribe(PREFIX + topic);
+    },
+    onResync: (handler) => {
+      resyncs.push(handler);
     },
     allowRequest: async (key, limit, windowSeconds) => {
       const allowed = await client.eval(

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { Cache } from '../cache/cache.js';
 
 /** What changed, for the caches the relay keeps: a row of one of these kinds, or all of them. */
@@ -11,15 +12,25 @@ export interface Change {
 
 const TOPIC = 'changes';
 
+/** Every kind of row the relay keeps in memory, as "reload every row of the kind". */
+const EVERYTHING: readonly Change[] = [{ kind: 'user' }, { kind: 'token' }, { kind: 'channel' }];
+
 /**
  * Tells this instance's listeners at once, and the other instances through the cache, that a row the
- * relay reads has changed, so the next request sees it everywhere.
+ * relay reads has changed, so the next request sees it everywhere. The write it follows is committed:
+ * a broadcast that fails is logged, never answered as a failed write. What another instance misses
+ * that way (or while its subscription was down) it reads again on `resync`: when the subscription
+ * comes back, and every SYNC_FREQUENCY seconds.
  */
-export const createChangeFeed = (cache: Cache) => {
+export const createChangeFeed = (cache: Cache, logger: Logger) => {
   const listeners: ((change: Change) => void)[] = [];
   const dispatch = (change: Change) => {
     for (const listener of listeners) listener(change);
   };
+  const resync = () => {
+    for (const change of EVERYTHING) dispatch(change);
+  };
+  cache.onResync(resync);
   const ready = cache.subscribe(TOPIC, (message) => {
     try {
       dispatch(JSON.parse(message) as Change);
@@ -34,8 +45,14 @@ export const createChangeFeed = (cache: Cache) => {
     },
     emit: async (change: Change): Promise<void> => {
       dispatch(change);
-      await cache.publish(TOPIC, JSON.stringify(change));
+      try {
+        await cache.publish(TOPIC, JSON.stringify(change));
+      } catch (error) {
+        logger.error({ err: error, change }, 'change broadcast failed: other instances catch up on resync');
+      }
     },
+    /** Drops every row kept in memory on this instance: the next request reads them again. */
+    resync,
   };
 };
 

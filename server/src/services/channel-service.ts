@@ -50,16 +50,10 @@ const changesOf = (input: UpdateChannelRequest, stored: StoredChannel): Updateab
  * the abilities in its own transaction and then tells every instance through the change feed.
  */
 export const createChannelService = (deps: ServiceDeps, changes: ChangeFeed) => {
-  const { db, dialect, logger } = deps;
+  const { db, dialect } = deps;
 
-  /** The write is committed: a failed broadcast is logged, not answered as a failed write. */
-  const notify = async (id?: number): Promise<void> => {
-    try {
-      await changes.emit(id === undefined ? { kind: 'channel' } : { kind: 'channel', id });
-    } catch (error) {
-      logger.error({ err: error, channelId: id }, 'channel change broadcast failed');
-    }
-  };
+  const notify = (id?: number): Promise<void> =>
+    changes.emit(id === undefined ? { kind: 'channel' } : { kind: 'channel', id });
 
   /** Row locks on PostgreSQL and MySQL (SQLite has one writer and no FOR UPDATE). */
   const locked = <O>(query: SelectQueryBuilder<Tables, 'channels', O>) =>

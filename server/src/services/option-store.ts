@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import {
   OPTION_DEFINITIONS,
   isOptionKey,
@@ -31,6 +32,7 @@ export interface OptionStoreDeps {
   readonly db: Kysely<Tables>;
   readonly dialect: Dialect;
   readonly cache: Cache;
+  readonly logger: Logger;
 }
 
 const defaults = (): Map<string, string> =>
@@ -95,9 +97,11 @@ export const createOptionStore = async (deps: OptionStoreDeps): Promise<OptionSt
   };
 
   await reload();
-  await deps.cache.subscribe(TOPIC, () => {
-    void reload().catch(() => undefined);
-  });
+  const reloadQuietly = () => {
+    reload().catch((error: unknown) => deps.logger.error({ err: error }, 'options reload failed'));
+  };
+  await deps.cache.subscribe(TOPIC, reloadQuietly);
+  deps.cache.onResync(reloadQuietly);
 
   return {
     get values() {
@@ -114,7 +118,10 @@ export const createOptionStore = async (deps: OptionStoreDeps): Promise<OptionSt
       await store(key, normalized);
       raw.set(key, normalized);
       values = typed(raw);
-      await deps.cache.publish(TOPIC, key);
+      // Saved: a failed broadcast is logged; the other instances reload on resync and every SYNC_FREQUENCY.
+      await deps.cache
+        .publish(TOPIC, key)
+        .catch((error: unknown) => deps.logger.error({ err: error, key }, 'option broadcast failed'));
     },
     reload,
   };

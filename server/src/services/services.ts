@@ -19,7 +19,7 @@ import { createUserService } from './user-service.js';
 export const createServices = (deps: ServiceDeps) => {
   const sessions = createSessionStore(deps.db);
   const codes = createCodeStore(deps.db, deps.dialect);
-  const changes = createChangeFeed(deps.cache);
+  const changes = createChangeFeed(deps.cache, deps.logger);
   const users = createUserService(deps, codes, sessions, changes);
   const userAdmin = createUserAdminService(deps, sessions, changes);
   const tokens = createTokenService(deps, changes);
