@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib';
+import { NotFoundError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiDouble, type OpenAiDouble } from '../test-support/openai-double.js';
 import { startRelayFixture, type RelayFixture } from '../test-support/relay-fixture.js';
@@ -258,6 +259,50 @@ describe('relay: chat completions through the openai SDK', () => {
     });
     expect(files.status).toBe(501);
     expect(await files.json()).toMatchObject({ error: { code: 'api_not_implemented' } });
+    for (const [method, path] of [
+      ['GET', '/v1/chat/completions'],
+      ['DELETE', '/v1/chat/completions/chatcmpl-123'],
+      ['POST', '/v1/vector_stores'],
+      ['GET', '/v1/vector_stores/vs_1/files'],
+      ['POST', '/v1/uploads/upload_1/parts'],
+      ['GET', '/v1/organization/usage/completions'],
+      ['DELETE', '/v1/models/ft:gpt-4o:me'],
+    ] as const) {
+      const answer = await fetch(`${fixture.server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer sk-${user.key}` },
+      });
+      expect([method, path, answer.status]).toEqual([method, path, 501]);
+      const body = (await answer.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('api_not_implemented');
+      expect(body.error.message).toMatch(/^API not implemented \(request id: \w+\)$/);
+    }
+    // A path OpenAI does not have is not found; a 501 path still wants a key.
+    expect((await fetch(`${fixture.server.url}/v1/no-such-thing`)).status).toBe(404);
+    expect((await fetch(`${fixture.server.url}/v1/vector_stores`)).status).toBe(401);
+  });
+
+  it('retrieves only a model the key may use, custom ones included; others are not found', async () => {
+    await fixture.channel({
+      name: 'custom',
+      base_url: upstream.url,
+      models: 'house-model,gpt-4o',
+      group: 'retrieve',
+    });
+    const user = await fixture.user({ group: 'retrieve' });
+    expect(await user.sdk.models.retrieve('house-model')).toMatchObject({
+      id: 'house-model',
+      owned_by: 'custom',
+    });
+    expect(await user.sdk.models.retrieve('gpt-4o')).toMatchObject({ id: 'gpt-4o', owned_by: 'openai' });
+    const missing = await user.sdk.models.retrieve('gpt-3.5-turbo').catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect(missing).toMatchObject({ status: 404, code: 'model_not_found', param: 'model' });
+    expect((missing as Error).message).toContain("The model 'gpt-3.5-turbo' does not exist (request id: ");
+    // A key limited to some models retrieves only those.
+    const limited = await fixture.user({ group: 'retrieve', token: { models: 'gpt-4o' } });
+    expect((await limited.sdk.models.retrieve('gpt-4o')).id).toBe('gpt-4o');
+    await expect(limited.sdk.models.retrieve('house-model')).rejects.toBeInstanceOf(NotFoundError);
   });
 });
 

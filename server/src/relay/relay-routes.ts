@@ -1,29 +1,42 @@
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import type { AppEnv } from '../api/app-env.js';
+import { AppError, relayError } from '../lib/app-error.js';
 import { clientIp } from '../api/middleware/rate-limit.js';
 import { authenticateKey, type KeyAuth } from './key-auth.js';
-import { modelList, modelObject } from './model-list.js';
+import { modelList } from './model-list.js';
 import type { RelayRouteDeps } from './relay-dispatch.js';
 
+/** OpenAI's other paths (any method): an OpenAI-shaped 501, after the key is checked. */
 const NOT_IMPLEMENTED = [
-  '/v1/images/edits',
-  '/v1/images/variations',
-  '/v1/edits',
-  '/v1/files/*',
-  '/v1/files',
-  '/v1/fine_tuning/*',
-  '/v1/assistants/*',
-  '/v1/assistants',
-  '/v1/threads/*',
-  '/v1/threads',
-  '/v1/batches/*',
-  '/v1/batches',
-  '/v1/responses/*',
-  '/v1/responses',
-];
+  '/images/edits',
+  '/images/variations',
+  '/edits',
+  '/files',
+  '/fine_tuning',
+  '/fine-tunes',
+  '/assistants',
+  '/threads',
+  '/batches',
+  '/responses',
+  '/vector_stores',
+  '/uploads',
+  '/realtime',
+  '/organization',
+  '/evals',
+  '/containers',
+  '/conversations',
+  '/videos',
+  '/chatkit',
+].flatMap((path) => [path, `${path}/*`]);
 
-/** The OpenAI-compatible gateway's other /v1 routes (the POST relay routes are served by relay-http.ts). */
+const notImplemented = () => relayError(501, 'api_not_implemented', 'API not implemented');
+
+/**
+ * The OpenAI-compatible gateway's other /v1 routes (the POST relay routes are served by
+ * relay-http.ts). Errors are thrown: the app's one translation gives them OpenAI's shape and the
+ * request id.
+ */
 export const relayRoutes = (deps: RelayRouteDeps) => {
   const routes = new Hono<AppEnv>({ strict: false });
   routes.use(
@@ -34,53 +47,38 @@ export const relayRoutes = (deps: RelayRouteDeps) => {
     authenticateKey(deps, c.req.header('authorization'), clientIp(c, deps.config.trustProxy));
 
   routes.get('/models', async (c) => c.json(await modelList(deps.index, await authenticate(c))));
+  // One model of those the key may use: the same list as GET /v1/models.
   routes.get('/models/:model', async (c) => {
-    await authenticate(c);
-    const model = modelObject(c.req.param('model'));
+    const id = c.req.param('model');
+    const { data } = await modelList(deps.index, await authenticate(c));
+    const model = data.find((candidate) => candidate.id === id);
     if (!model)
-      return c.json(
-        {
-          error: {
-            message: `The model '${c.req.param('model')}' does not exist`,
-            type: 'invalid_request_error',
-            param: 'model',
-            code: 'model_not_found',
-          },
-        },
+      throw new AppError(
+        'model_not_found',
+        `The model '${id}' does not exist`,
         404,
+        'invalid_request_error',
+        'model',
       );
     return c.json(model);
   });
-
-  for (const path of NOT_IMPLEMENTED) {
-    routes.all(path.replace(/^\/v1/, ''), async (c) => {
-      await authenticate(c);
-      return c.json(
-        {
-          error: {
-            message: 'API not implemented',
-            type: 'one_api_error',
-            param: '',
-            code: 'api_not_implemented',
-          },
-        },
-        501,
-      );
-    });
-  }
   routes.delete('/models/:model', async (c) => {
     await authenticate(c);
-    return c.json(
-      {
-        error: {
-          message: 'API not implemented',
-          type: 'one_api_error',
-          param: '',
-          code: 'api_not_implemented',
-        },
-      },
-      501,
-    );
+    throw notImplemented();
   });
+  // Stored chat completions (GET, POST to update, DELETE); POST /v1/chat/completions itself is relayed.
+  routes.get('/chat/completions', async (c) => {
+    await authenticate(c);
+    throw notImplemented();
+  });
+  routes.all('/chat/completions/*', async (c) => {
+    await authenticate(c);
+    throw notImplemented();
+  });
+  for (const path of NOT_IMPLEMENTED)
+    routes.all(path, async (c) => {
+      await authenticate(c);
+      throw notImplemented();
+    });
   return routes;
 };
