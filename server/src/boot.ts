@@ -120,9 +120,18 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       status: channelStatus,
       logger,
       timeoutMs: testTimeoutMs,
+      pauseMs: config.pollingIntervalSeconds * 1000,
+      notifyRoot: rootNotifier.notifyRoot,
       track,
     });
-    const relayApiDeps = { services, db: main.db, upstream, runner, testTimeoutMs };
+    const relayApiDeps = {
+      services,
+      db: main.db,
+      upstream,
+      runner,
+      testTimeoutMs,
+      pauseMs: config.pollingIntervalSeconds * 1000,
+    };
     const relayApi = {
       models: modelCatalogueRoutes(relayApiDeps),
       channelOperations: channelOperationRoutes(relayApiDeps),
@@ -176,6 +185,12 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
           every(config.syncFrequencySeconds, async () => {
             services.changes.resync();
             await options.reload();
+          });
+        // As one-api's CHANNEL_TEST_FREQUENCY, but on the master only: one run serves every instance.
+        if (config.channelTestFrequencyMinutes > 0 && config.nodeType === 'master')
+          every(config.channelTestFrequencyMinutes * 60, () => {
+            runner.start('all');
+            return Promise.resolve();
           });
         every(3600, async () => {
           await services.sessions.purgeExpired();

@@ -43,6 +43,8 @@ describe('readConfig', () => {
       frontendBaseUrl: '',
       webDistPath: '',
       relayTimeoutSeconds: 0,
+      channelTestFrequencyMinutes: 0,
+      pollingIntervalSeconds: 0,
       maxRequestBodyBytes: 32 * 1024 * 1024,
       trustProxy: false,
       githubOAuthUrl: 'https://github.com',
@@ -91,6 +93,8 @@ describe('readConfig', () => {
       RELAY_TIMEOUT: '120',
       MAX_REQUEST_BODY_MB: '4',
       TRUST_PROXY: '1',
+      CHANNEL_TEST_FREQUENCY: '30',
+      POLLING_INTERVAL: '2',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -114,6 +118,8 @@ describe('readConfig', () => {
       relayTimeoutSeconds: 120,
       maxRequestBodyBytes: 4 * 1024 * 1024,
       trustProxy: true,
+      channelTestFrequencyMinutes: 30,
+      pollingIntervalSeconds: 2,
     });
   });
 

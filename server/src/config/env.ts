@@ -23,6 +23,10 @@ export interface Config {
   readonly frontendBaseUrl: string;
   readonly webDistPath: string;
   readonly relayTimeoutSeconds: number;
+  /** Minutes between automatic tests of every channel (one-api's CHANNEL_TEST_FREQUENCY); 0 = never. */
+  readonly channelTestFrequencyMinutes: number;
+  /** Seconds to wait between channels in test-all and balance-all runs (one-api's POLLING_INTERVAL). */
+  readonly pollingIntervalSeconds: number;
   readonly maxRequestBodyBytes: number;
   readonly trustProxy: boolean;
   /** Provider endpoints of third-party login and the human check (tests point them at doubles). */
@@ -126,6 +130,8 @@ const variables = {
   FRONTEND_BASE_URL: { schema: z.string().trim(), fallback: '' },
   WEB_DIST_PATH: { schema: z.string().trim(), fallback: '' },
   RELAY_TIMEOUT: { schema: nonNegativeInt, fallback: '0' },
+  CHANNEL_TEST_FREQUENCY: { schema: nonNegativeInt, fallback: '0' },
+  POLLING_INTERVAL: { schema: nonNegativeInt, fallback: '0' },
   MAX_REQUEST_BODY_MB: { schema: nonNegativeInt.refine((v) => v >= 1, 'must be ≥ 1'), fallback: '32' },
   TRUST_PROXY: { schema: bool, fallback: 'false' },
   GITHUB_OAUTH_URL: { schema: httpUrl, fallback: 'https://github.com' },
@@ -191,6 +197,8 @@ export const readConfig = (
     frontendBaseUrl: values.FRONTEND_BASE_URL.replace(/\/+$/, ''),
     webDistPath: values.WEB_DIST_PATH,
     relayTimeoutSeconds: values.RELAY_TIMEOUT,
+    channelTestFrequencyMinutes: values.CHANNEL_TEST_FREQUENCY,
+    pollingIntervalSeconds: values.POLLING_INTERVAL,
     maxRequestBodyBytes: values.MAX_REQUEST_BODY_MB * 1024 * 1024,
     trustProxy: values.TRUST_PROXY,
     githubOAuthUrl: values.GITHUB_OAUTH_URL,

@@ -30,6 +30,10 @@ export const createChannelTestRunner = (deps: {
   status: ChannelStatus;
   logger: Logger;
   timeoutMs: number;
+  /** A pause between two channels (POLLING_INTERVAL), so a run does not hit providers in a burst. */
+  pauseMs?: number;
+  /** Tells root (a slow channel when automatic disabling is off). */
+  notifyRoot?: (title: string, content: string) => void;
   track: (work: Promise<unknown>) => void;
 }) => {
   let progress: TestProgress = { running: false, scope: '', done: 0, total: 0, failed: 0 };
@@ -40,16 +44,23 @@ export const createChannelTestRunner = (deps: {
       query = query.where('status', 'in', [CHANNEL_STATUS.manuallyDisabled, CHANNEL_STATUS.autoDisabled]);
     const rows = await query.execute();
     progress = { running: true, scope, done: 0, total: rows.length, failed: 0 };
-    for (const row of rows) {
+    for (const [index, row] of rows.entries()) {
+      if (index > 0 && deps.pauseMs) await new Promise((resolve) => setTimeout(resolve, deps.pauseMs));
       const options = deps.options.values;
       const result = await testChannel(deps, row, '');
       const threshold = options.ChannelDisableThreshold;
+      const slow = result.success && threshold > 0 && result.time > threshold;
+      const slowness = `the test took ${result.time.toFixed(2)} s, over ${threshold} s`;
       if (row.status === CHANNEL_STATUS.enabled && options.AutomaticDisableChannelEnabled) {
         if (result.error && shouldDisableChannel(result.error))
           await deps.status.disable(row.id, result.message);
-        else if (result.success && threshold > 0 && result.time > threshold)
-          await deps.status.disable(row.id, `the test took ${result.time.toFixed(2)} s, over ${threshold} s`);
-      }
+        else if (slow) await deps.status.disable(row.id, slowness);
+      } else if (row.status === CHANNEL_STATUS.enabled && slow)
+        // As one-api: with automatic disabling off, root still hears of a channel that is too slow.
+        deps.notifyRoot?.(
+          `channel ${row.name ?? ''} (#${row.id}) test timed out`,
+          `channel ${row.name ?? ''} (#${row.id}): ${slowness}`,
+        );
       if (
         row.status === CHANNEL_STATUS.autoDisabled &&
         result.success &&

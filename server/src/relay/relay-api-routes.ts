@@ -21,6 +21,8 @@ export interface RelayApiDeps {
   readonly upstream: Upstream;
   readonly runner: ChannelTestRunner;
   readonly testTimeoutMs: number;
+  /** The pause between two channels of a balance-all run (POLLING_INTERVAL). */
+  readonly pauseMs: number;
 }
 
 const AZURE = 3;
@@ -82,7 +84,8 @@ export const channelOperationRoutes = (deps: RelayApiDeps) => {
   routes.get('/update_balance', admin, async (c) => {
     const rows = await deps.db.selectFrom('channels').selectAll().where('status', '=', 1).execute();
     let updated = 0;
-    for (const row of rows.filter((candidate) => supportsBalance(candidate.type))) {
+    for (const [index, row] of rows.filter((candidate) => supportsBalance(candidate.type)).entries()) {
+      if (index > 0 && deps.pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, deps.pauseMs));
       try {
         await updateBalance(deps, row);
         updated += 1;

@@ -136,6 +136,36 @@ describe.each(testDialects())('notifications to root and quota reminders on %s',
     });
   });
 
+  describe('root, when a test finds a channel too slow and automatic disabling is off', () => {
+    it('hears that the test timed out, and the channel stays enabled', async () => {
+      await setOptions({
+        MessagePusherAddress: `${pusher.url}/push/root`,
+        MessagePusherToken: pusher.token,
+        AutomaticDisableChannelEnabled: 'false',
+        ChannelDisableThreshold: '0.1',
+      });
+      const slow = await startOpenAiDouble();
+      try {
+        serial += 1;
+        const name = `slow-${serial}`;
+        const id = await fixture.channel({ name, base_url: slow.url, models: `slow-model-${serial}` });
+        slow.hold = new Promise((resolve) => setTimeout(resolve, 300));
+        expect((await fixture.root.get('/api/channel/test?scope=all')).body.success).toBe(true);
+        await sluice().idle();
+        expect(await channelStatus(id)).toBe(1);
+        const told = pusher.messages.find(
+          (message) => message.title === `channel ${name} (#${id}) test timed out`,
+        );
+        expect(told?.description).toMatch(
+          /^channel slow-\d+ \(#\d+\): the test took \d+\.\d\d s, over 0\.1 s$/,
+        );
+      } finally {
+        await setOptions({ ChannelDisableThreshold: '5' });
+        await slow.close();
+      }
+    });
+  });
+
   describe('users, when their quota falls below QuotaRemindThreshold', () => {
     const payingUser = async (email: string | null) => {
       const user = await fixture.user({ quota: 10_000_000 });
