@@ -151,6 +151,20 @@ describe('relay modes: embeddings, completions, moderations, images, audio, Azur
     expect((await consumeLogs(db(), half.userId)).map((log) => log.quota)).toEqual([20_000]);
   });
 
+  it('refuses an image request its model cannot draw with a 400, nothing sent upstream or billed', async () => {
+    const user = await fixture.user({ quota: 1_000_000 });
+    const before = upstream.requests.length;
+    const answer = await relayPost(fixture, `sk-${user.key}`, '/v1/images/generations', {
+      model: 'dall-e-3',
+      prompt: 'a cat',
+      n: 2,
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.json.error).toMatchObject({ code: 'n_not_within_range' });
+    expect(upstream.requests).toHaveLength(before);
+    expect(await logsAfterIdle(user)).toHaveLength(0);
+  });
+
   it('passes speech bytes through and bills the input’s length in bytes × ratio', async () => {
     const user = await fixture.user({ quota: 1_000_000 });
     const input = 'héllo wörld'; // 11 characters, 13 bytes
