@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RelayRequestMeta } from './adaptors/adaptor.js';
+import type { Adaptor, RelayRequestMeta } from './adaptors/adaptor.js';
+import { anthropicAdaptor } from './adaptors/anthropic-adaptor.js';
 import { createOpenAiAdaptor } from './adaptors/openai-adaptor.js';
 import { relayStream, type StreamOutcome } from './stream-relay.js';
 import { UpstreamBody } from './upstream-body.js';
@@ -24,7 +25,12 @@ const OPENAI_STREAM = [
   'data: [DONE]\n\n',
 ];
 
-const run = async (clientWantsUsage: boolean, pieces: readonly (string | Buffer)[]) => {
+const run = async (
+  clientWantsUsage: boolean,
+  pieces: readonly (string | Buffer)[],
+  adaptor: Adaptor = createOpenAiAdaptor(),
+  streamMeta: RelayRequestMeta = meta,
+) => {
   let outcome: StreamOutcome | undefined;
   // The pieces arrive one per turn of the event loop, as separate reads from a socket would.
   const body = new UpstreamBody();
@@ -39,8 +45,8 @@ const run = async (clientWantsUsage: boolean, pieces: readonly (string | Buffer)
   setImmediate(() => feed(0));
   const upstream = { status: 200, headers: {}, body };
   const source = relayStream({
-    adaptor: createOpenAiAdaptor(),
-    meta,
+    adaptor,
+    meta: streamMeta,
     upstream,
     clientWantsUsage,
     abortUpstream: () => undefined,
@@ -199,5 +205,36 @@ describe('relayStream on an OpenAI stream that carries "usage":null', () => {
     expect(Buffer.from((await waiting) ?? []).toString()).toBe('data: [DONE]\n\n');
     expect(await source.next()).toBeUndefined();
     expect(outcomes).toEqual([{ usage: undefined, text: 'Hello', aborted: false }]);
+  });
+
+  it('passes an error the provider reports mid-stream on as OpenAI’s error event, without the channel key', async () => {
+    const claude: RelayRequestMeta = {
+      ...meta,
+      model: 'claude-3-5-sonnet-20241022',
+      channel: { id: 2, type: 14, key: 'sk-ant-secret-key-123', baseUrl: 'http://127.0.0.1:9', config: {} },
+    };
+    const { out, outcome } = await run(
+      false,
+      [
+        'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","usage":{"input_tokens":25,"output_tokens":1}}}\n\n',
+        'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n',
+        'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hel"}}\n\n',
+        'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded (key sk-ant-secret-key-123)"}}\n\n',
+      ],
+      anthropicAdaptor,
+      claude,
+    );
+    const events = out.split('\n\n').filter((event) => event !== '');
+    expect(events.at(-1)).toBe('data: [DONE]');
+    expect(JSON.parse(events.at(-2)?.slice('data: '.length) ?? '')).toEqual({
+      error: {
+        message: 'Overloaded (key [redacted])',
+        type: 'overloaded_error',
+        param: '',
+        code: 'overloaded_error',
+      },
+    });
+    expect(out).not.toContain('sk-ant-secret-key-123');
+    expect(outcome).toMatchObject({ text: 'Hel', aborted: false });
   });
 });

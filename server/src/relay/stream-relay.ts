@@ -1,9 +1,10 @@
 import { StringDecoder } from 'node:string_decoder';
 import { createSseParser, sseData } from '../lib/sse.js';
-import type { Adaptor, RelayRequestMeta, SseEvent, Usage } from './adaptors/adaptor.js';
+import type { Adaptor, RelayRequestMeta, SseEvent, UpstreamErrorInfo, Usage } from './adaptors/adaptor.js';
 import { choiceText, readUsage } from './adaptors/openai-adaptor.js';
 import type { ChunkSource } from './relay-response.js';
 import type { UpstreamResponse } from './upstream.js';
+import { scrub } from './upstream-error.js';
 
 export interface StreamOutcome {
   readonly usage: Usage | undefined;
@@ -119,7 +120,8 @@ export const relayStream = (options: StreamOptions): RelayStream => {
     if (step.usage) usage = step.usage;
     if (step.text) text += step.text;
     if (step.done) done = true;
-    return step.chunks.map((chunk) => sseData(JSON.stringify(chunk))).join('');
+    const out = step.chunks.map((chunk) => sseData(JSON.stringify(chunk))).join('');
+    return step.error ? out + sseData(JSON.stringify({ error: streamError(step.error, meta) })) : out;
   };
 
   const render = (events: readonly SseEvent[]): string => {
@@ -245,6 +247,14 @@ export const relayStream = (options: StreamOptions): RelayStream => {
   };
   return source;
 };
+
+/** An error the provider reported mid-stream, as OpenAI sends one: without the channel's secrets. */
+const streamError = (error: UpstreamErrorInfo, meta: RelayRequestMeta) => ({
+  message: scrub(error.message, meta.channel),
+  type: error.type || 'upstream_error',
+  param: error.param ?? '',
+  code: error.code || null,
+});
 
 const safeParse = (data: string): unknown => {
   try {

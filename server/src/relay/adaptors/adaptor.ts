@@ -67,6 +67,8 @@ export interface StreamStep {
   /** Text generated in this step (for local counting when the provider gives no usage). */
   readonly text?: string;
   readonly done?: boolean;
+  /** The provider reported an error mid-stream: the client gets it as OpenAI's error event. */
+  readonly error?: UpstreamErrorInfo;
 }
 
 export interface ParsedResponse {

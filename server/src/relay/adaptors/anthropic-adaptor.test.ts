@@ -437,14 +437,18 @@ describe('anthropic adaptor: streams', () => {
     expect(replay.usage).toEqual({ prompt_tokens: 472, completion_tokens: 89, total_tokens: 561 });
   });
 
-  it('ends on an error event without a chunk, keeping the text counted so far', () => {
+  it('ends on an error event with that error, keeping the text counted so far', () => {
     const transcript = [
       TEXT_STREAM.split('event: content_block_stop')[0],
       'event: error\ndata: {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}\n\n',
     ].join('');
     const replay = replayStream(anthropicAdaptor, meta({ stream: true }), piecesOf(transcript, 11));
     expect(replay.chunks).toHaveLength(3);
-    expect(replay.steps.at(-1)).toEqual({ chunks: [], done: true });
+    expect(replay.steps.at(-1)).toEqual({
+      chunks: [],
+      done: true,
+      error: { message: 'Overloaded', type: 'overloaded_error', code: 'overloaded_error' },
+    });
     expect(replay.usage).toBeUndefined();
     expect(replay.text).toBe('Hello!');
   });

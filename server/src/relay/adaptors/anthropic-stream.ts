@@ -9,6 +9,7 @@ import {
   finishReasonOf,
   inputTokensOf,
 } from './anthropic-response.js';
+import { parseAnthropicError } from './anthropic-response.js';
 import { chatChunk, usageOf, type ChunkDelta, type FinishReason } from './openai-chat-response.js';
 
 /** What one Anthropic stream needs to remember between events. */
@@ -54,7 +55,7 @@ const NOTHING: StreamStep = { chunks: [] };
  * Maps one Anthropic stream event to OpenAI chunks: message_start → the role chunk; text and
  * tool_use blocks → content and tool_call deltas; message_delta → finish_reason and the final usage
  * (input from message_start, output from message_delta); message_stop ends; ping is ignored; an
- * `error` event ends the stream without a chunk, keeping the usage counted so far.
+ * `error` event ends the stream with that error (OpenAI's error event), keeping the usage counted so far.
  */
 export const mapAnthropicStreamEvent = (
   event: SseEvent,
@@ -90,8 +91,15 @@ export const mapAnthropicStreamEvent = (
     }
     case 'message_stop':
       return { chunks: [], done: true, ...(state.usage ? { usage: state.usage } : {}) };
-    case 'error':
-      return { chunks: [], done: true, ...(state.usage ? { usage: state.usage } : {}) };
+    case 'error': {
+      const error = parseAnthropicError(data);
+      return {
+        chunks: [],
+        done: true,
+        ...(error ? { error } : {}),
+        ...(state.usage ? { usage: state.usage } : {}),
+      };
+    }
     default:
       return NOTHING;
   }

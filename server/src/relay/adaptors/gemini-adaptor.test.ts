@@ -426,11 +426,15 @@ describe('gemini adaptor: streams', () => {
     expect(replay.usage).toEqual({ prompt_tokens: 80, completion_tokens: 12, total_tokens: 92 });
   });
 
-  it('ends on an error event without a chunk', () => {
+  it('ends on an error event with that error', () => {
     const transcript = `${TEXT_STREAM.split('\r\n\r\n')[0]}\r\n\r\ndata: {"error": {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}}\r\n\r\n`;
     const replay = replayStream(geminiAdaptor, meta({ stream: true }), piecesOf(transcript, 17));
     expect(replay.chunks).toHaveLength(1);
-    expect(replay.steps.at(-1)).toEqual({ chunks: [], done: true });
+    expect(replay.steps.at(-1)).toMatchObject({
+      chunks: [],
+      done: true,
+      error: { message: 'The model is overloaded.' },
+    });
     expect(replay.usage).toEqual({ prompt_tokens: 10, completion_tokens: 0, total_tokens: 10 });
   });
 });

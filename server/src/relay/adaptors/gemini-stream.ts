@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { nowSeconds } from '../../lib/time.js';
 import type { RelayRequestMeta, SseEvent, StreamStep } from './adaptor.js';
 import { chatChunk, replyText, type ChunkChoice, type ChunkDelta } from './openai-chat-response.js';
-import { candidateParts, geminiFinishReason, geminiResponse, geminiUsage } from './gemini-response.js';
+import {
+  candidateParts,
+  geminiFinishReason,
+  geminiResponse,
+  geminiUsage,
+  parseGeminiError,
+} from './gemini-response.js';
 
 /** What one Gemini stream remembers between events. */
 export interface GeminiStreamState {
@@ -27,7 +33,7 @@ const isErrorEvent = (data: unknown): boolean =>
 /**
  * Maps one streamGenerateContent (alt=sse) event — a whole GenerateContentResponse — to one chunk
  * with a choice per candidate. Usage is the last usageMetadata seen. Gemini sends no end marker:
- * the stream ends with the HTTP body. An `{error}` event ends the stream without a chunk.
+ * the stream ends with the HTTP body. An `{error}` event ends the stream with that error.
  */
 export const mapGeminiStreamEvent = (
   event: SseEvent,
@@ -40,7 +46,10 @@ export const mapGeminiStreamEvent = (
   } catch {
     return { chunks: [] };
   }
-  if (isErrorEvent(data)) return { chunks: [], done: true };
+  if (isErrorEvent(data)) {
+    const error = parseGeminiError(data);
+    return { chunks: [], done: true, ...(error ? { error } : {}) };
+  }
   const parsed = geminiResponse.safeParse(data);
   if (!parsed.success) return { chunks: [] };
   const response = parsed.data;
