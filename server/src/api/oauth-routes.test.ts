@@ -177,6 +177,18 @@ describe.each(testDialects())('third-party login and binding (/api/oauth) on %s'
       });
     });
 
+    it('creates the user without an email longer than a user’s email may be, rather than failing', async () => {
+      const login = unique('long');
+      const response = await githubCallback(client(), {
+        login,
+        name: 'Long Mail',
+        email: `${'x'.repeat(200)}@example.com`,
+      });
+      expect(response.body.success).toBe(true);
+      const [row] = await userBy('github_id', login);
+      expect(row).toMatchObject({ display_name: 'Long Mail', email: '' });
+    });
+
     it('signs a bound user in again without creating anyone', async () => {
       const login = unique('again');
       await githubCallback(client(), { login, name: null, email: null });

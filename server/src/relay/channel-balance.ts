@@ -7,6 +7,7 @@ import { providerOf } from './adaptors/registry.js';
 import { channelMetaOf } from './channel-meta.js';
 import type { ChannelRow } from './relay-index.js';
 import type { Upstream } from './upstream.js';
+import { scrub } from './upstream-error.js';
 
 type Get = (url: string, headers: Record<string, string>) => Promise<unknown>;
 
@@ -139,7 +140,9 @@ export const updateBalance = async (
   try {
     balance = await reader.read(get, base, channel.key);
   } catch (error) {
-    if (error instanceof AppError) throw error;
+    // A provider's own message may quote the key or the address: never passed on as it came.
+    if (error instanceof AppError)
+      throw new AppError(error.code, scrub(error.message, channel), error.status);
     throw new AppError(
       'balance_failed',
       error instanceof z.ZodError

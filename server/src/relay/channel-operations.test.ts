@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../lib/password.js';
 import { apiClient } from '../test-support/api-client.js';
+import { listenHandler } from '../test-support/listen.js';
 import { startOpenAiDouble, type OpenAiDouble } from '../test-support/openai-double.js';
 import { startRelayFixture, type RelayFixture } from '../test-support/relay-fixture.js';
 
@@ -132,6 +133,40 @@ describe('channel operations: test, test all, balance, automatic disable and ena
       .orderBy('id', 'desc')
       .executeTakeFirst();
     expect(notice?.content).toContain(`(#${id}) was disabled automatically`);
+  });
+
+  it('reads an AI Proxy balance, and passes a refusal on without the key it quotes', async () => {
+    const refuse = { value: false };
+    const aiProxy = await listenHandler((request, _body, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const key = String(request.headers['api-key']);
+      response.end(
+        JSON.stringify(
+          refuse.value
+            ? { success: false, message: `invalid api-key ${key}` }
+            : { success: true, data: { totalPoints: 12.5 } },
+        ),
+      );
+    });
+    try {
+      const id = await fixture.channel({
+        name: 'aiproxy',
+        type: 10,
+        key: 'aiproxy-secret-key-42',
+        base_url: aiProxy.url,
+        models: 'gpt-4o',
+      });
+      expect((await fixture.root.get(`/api/channel/update_balance/${id}`)).body).toEqual({
+        success: true,
+        message: '',
+        balance: 12.5,
+      });
+      refuse.value = true;
+      const refused = await fixture.root.get(`/api/channel/update_balance/${id}`);
+      expect(refused.body).toEqual({ success: false, message: 'invalid api-key [redacted]', balance: 0 });
+    } finally {
+      await aiProxy.close();
+    }
   });
 
   it('reads an OpenAI channel balance from the dashboard billing endpoints at its base URL', async () => {

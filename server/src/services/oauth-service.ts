@@ -90,7 +90,8 @@ export const createOAuthService = (deps: ServiceDeps, codes: CodeStore, changes:
                 0,
                 USER_LIMITS.displayNameMax,
               ),
-              email: external.email,
+              // A provider's address longer than a user's email may be is left out rather than refused.
+              email: external.email.length <= USER_LIMITS.emailMax ? external.email : '',
               ...(provider === 'github' ? { githubId: external.id } : {}),
               ...(provider === 'lark' ? { larkId: external.id } : {}),
               ...(provider === 'wechat' ? { wechatId: external.id } : {}),
