@@ -9,7 +9,15 @@ import type { Payer } from './settlement-batch.js';
 import { channelMetaOf, mapModel, withSystemPrompt } from './channel-meta.js';
 import type { ClientLink } from './client-link.js';
 import type { KeyAuth } from './key-auth.js';
-import { imageQuota, ratioText, ratiosFor, reservationFor, usageQuota, type Ratios } from './pricing.js';
+import {
+  imageQuota,
+  ratioText,
+  ratiosFor,
+  reservationFor,
+  usageQuota,
+  warnIfUnpriced,
+  type Ratios,
+} from './pricing.js';
 import type { RoutableChannel } from './relay-index.js';
 import type { RelayRequest } from './relay-request.js';
 import { relayStream } from './stream-relay.js';
@@ -212,6 +220,7 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
       throw new AttemptFailure(upstreamError(status, raw, adaptor, channel), isRetryableStatus(status));
     }
     const ratios = ratiosFor(model, row.type, group, options);
+    warnIfUnpriced(ratios, model, deps.logger);
     const reset = systemPrompt !== '';
     const usageOrCount = (usage: Usage | undefined, text: string): Usage =>
       billableUsage(usage, text, {

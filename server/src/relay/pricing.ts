@@ -1,4 +1,5 @@
 import { completionRatio, computeQuota, groupRatio, modelRatio } from '../services/ratio.js';
+import type { Logger } from 'pino';
 import type { OptionValues } from '../services/option-values.js';
 import type { RelayMode, Usage } from './adaptors/adaptor.js';
 
@@ -6,6 +7,8 @@ export interface Ratios {
   readonly model: number;
   readonly completion: number;
   readonly group: number;
+  /** False when no ratio is set for the model: it is billed at the default (one-api's 30). */
+  readonly priced: boolean;
 }
 
 type RatioOptions = Pick<OptionValues, 'ModelRatio' | 'CompletionRatio' | 'GroupRatio'>;
@@ -28,8 +31,10 @@ export const ratiosFor = (
   const key = `${channelType}\u0000${group}\u0000${model}`;
   let ratios = table.get(key);
   if (!ratios) {
+    const found = modelRatio(model, channelType, options.ModelRatio);
     ratios = Object.freeze({
-      model: modelRatio(model, channelType, options.ModelRatio).ratio,
+      model: found.ratio,
+      priced: found.known,
       completion: completionRatio(model, channelType, options.CompletionRatio),
       group: groupRatio(group, options.GroupRatio),
     });
@@ -91,8 +96,21 @@ const ratioTexts = new WeakMap<Ratios, string>();
 export const ratioText = (ratios: Ratios): string => {
   let text = ratioTexts.get(ratios);
   if (text === undefined) {
-    text = `model ratio ${ratios.model.toFixed(2)}, group ratio ${ratios.group.toFixed(2)}, completion ratio ${ratios.completion.toFixed(2)}`;
+    text = `model ratio ${ratios.model.toFixed(2)}${ratios.priced ? '' : ' (not set for this model: the default)'}, group ratio ${ratios.group.toFixed(2)}, completion ratio ${ratios.completion.toFixed(2)}`;
     ratioTexts.set(ratios, text);
   }
   return text;
+};
+
+const warned = new Set<string>();
+
+/** Tells the operator, once per model name, that a model is billed at the default ratio. */
+export const warnIfUnpriced = (ratios: Ratios, model: string, logger: Logger): void => {
+  if (ratios.priced || warned.has(model)) return;
+  if (warned.size >= 1000) warned.clear();
+  warned.add(model);
+  logger.warn(
+    { model, ratio: ratios.model },
+    'no model ratio is set for this model: it is billed at the default ratio (set one under Settings)',
+  );
 };

@@ -282,6 +282,27 @@ describe('relay: chat completions through the openai SDK', () => {
     expect((await fetch(`${fixture.server.url}/v1/vector_stores`)).status).toBe(401);
   });
 
+  it('bills a model without a ratio at the default, and says so in its log row', async () => {
+    await fixture.channel({
+      name: 'unpriced',
+      base_url: upstream.url,
+      models: 'house-unpriced',
+      group: 'unpriced',
+    });
+    const user = await fixture.user({ group: 'unpriced', quota: 1_000_000 });
+    await user.sdk.chat.completions.create({
+      model: 'house-unpriced',
+      messages: [{ role: 'user', content: 'x' }],
+    });
+    await fixture.test.sluice.idle();
+    const [log] = await logsOf(user.userId);
+    // one-api's default ratio 30, completion ratio 1: (9 + 12) × 30.
+    expect(log).toMatchObject({ model_name: 'house-unpriced', quota: 630 });
+    expect(log?.content).toBe(
+      'model ratio 30.00 (not set for this model: the default), group ratio 1.00, completion ratio 1.00',
+    );
+  });
+
   it('retrieves only a model the key may use, custom ones included; others are not found', async () => {
     await fixture.channel({
       name: 'custom',
