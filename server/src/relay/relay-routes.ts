@@ -1,10 +1,12 @@
 import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { AppEnv } from '../api/app-env.js';
 import { AppError, relayError } from '../lib/app-error.js';
 import { clientIp } from '../api/middleware/rate-limit.js';
 import { authenticateKey, type KeyAuth } from './key-auth.js';
 import { modelList } from './model-list.js';
+import { proxyRoute } from './proxy-route.js';
 import type { RelayRouteDeps } from './relay-dispatch.js';
 
 /** OpenAI's other paths (any method): an OpenAI-shaped 501, after the key is checked. */
@@ -75,6 +77,21 @@ export const relayRoutes = (deps: RelayRouteDeps) => {
     await authenticate(c);
     throw notImplemented();
   });
+  routes.all(
+    '/oneapi/proxy/:channelid/*',
+    bodyLimit({
+      maxSize: deps.config.maxRequestBodyBytes,
+      onError: () => {
+        throw relayError(
+          413,
+          'request_too_large',
+          `the request body is larger than ${deps.config.maxRequestBodyBytes} bytes`,
+          'invalid_request_error',
+        );
+      },
+    }),
+    proxyRoute(deps),
+  );
   for (const path of NOT_IMPLEMENTED)
     routes.all(path, async (c) => {
       await authenticate(c);

@@ -116,7 +116,7 @@ export const createUpstream = (timeoutSeconds: number) => {
   };
 
   const call = (
-    method: 'GET' | 'POST',
+    method: Dispatcher.HttpMethod,
     url: string,
     headers: Record<string, string>,
     body: string | Uint8Array | null,
@@ -149,7 +149,7 @@ export const createUpstream = (timeoutSeconds: number) => {
     return { status: response.status, json };
   };
 
-  return { send, get, close: () => agent.close() };
+  return { call, send, get, close: () => agent.close() };
 };
 
 export type Upstream = ReturnType<typeof createUpstream>;
