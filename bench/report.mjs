@@ -138,6 +138,8 @@ export const verdicts = (base, populated) => {
       1,
       populated.sluiceCpuMicros / base.sluiceCpuMicros,
       populated.sluiceCpuMicros <= TARGETS.flatFactor * base.sluiceCpuMicros,
+      // The bare relay reads no database: its own move between the phases is the machine's.
+      `${fixed(populated.bareCpuMicros / base.bareCpuMicros, 3)}×`,
     ],
     [
       'flat: added p50 populated − base (ms)',
