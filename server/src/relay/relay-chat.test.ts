@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { NotFoundError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAiDouble, type OpenAiDouble } from '../test-support/openai-double.js';
+import { streamAndLeave } from '../test-support/relay-helpers.js';
 import { startRelayFixture, type RelayFixture } from '../test-support/relay-fixture.js';
 
 /** gpt-4o: model ratio 2.5, completion ratio 4 (one-api's defaults). */
@@ -165,20 +166,7 @@ describe('relay: chat completions through the openai SDK', () => {
     upstream.reply = Array.from({ length: 40 }, (_, index) => `word${index} `).join('');
     upstream.aborted.value = false;
     try {
-      const controller = new AbortController();
-      const stream = await user.sdk.chat.completions.create(
-        { model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'long' }] },
-        { signal: controller.signal },
-      );
-      let chunks = 0;
-      try {
-        for await (const _chunk of stream) {
-          chunks += 1;
-          if (chunks === 4) controller.abort();
-        }
-      } catch {
-        // the SDK may end the iteration or throw on abort: either way the client is gone
-      }
+      const chunks = await streamAndLeave(user, 'gpt-4o');
       expect(chunks).toBeLessThan(20);
       await expect.poll(() => upstream.aborted.value, { timeout: 5000 }).toBe(true);
       await expect.poll(async () => (await logsOf(user.userId)).length, { timeout: 5000 }).toBe(1);

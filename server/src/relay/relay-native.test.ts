@@ -2,6 +2,7 @@ import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnthropicDouble, type AnthropicDouble } from '../test-support/anthropic-double.js';
 import { startGeminiDouble, type GeminiDouble } from '../test-support/gemini-double.js';
+import { streamAndLeave } from '../test-support/relay-helpers.js';
 import { startRelayFixture, type RelayFixture } from '../test-support/relay-fixture.js';
 
 const CLAUDE = 'claude-3-5-sonnet-20241022';
@@ -141,6 +142,28 @@ describe('relay: native Anthropic and Gemini channels through the openai SDK', (
       expect(anthropic.requests.at(-1)?.json?.['stream']).toBe(true);
       const log = await expectBilled(user.userId, CLAUDE, 12, 9);
       expect(Boolean(log.is_stream)).toBe(true);
+    });
+
+    it('bills a client that disconnects mid-stream for the text generated, and aborts the upstream', async () => {
+      const user = await fixture.user();
+      anthropic.reply = Array.from({ length: 40 }, (_, index) => `word${index} `).join('');
+      anthropic.pieceDelayMs = 15;
+      anthropic.aborted.value = false;
+      try {
+        const chunks = await streamAndLeave(user, CLAUDE);
+        expect(chunks).toBeLessThan(20);
+        await expect.poll(() => anthropic.aborted.value, { timeout: 5000 }).toBe(true);
+        await expect.poll(async () => (await logsOf(user.userId)).length, { timeout: 5000 }).toBe(1);
+        const [log] = await logsOf(user.userId);
+        // Anthropic's usage comes at the end, which never came: the text that did is counted.
+        expect(log?.completion_tokens).toBeGreaterThan(0);
+        expect(log?.completion_tokens).toBeLessThan(40);
+        expect(log?.quota).toBeGreaterThan(0);
+        expect(await quotaOf(user.userId)).toBe(10_000_000 - log!.quota);
+      } finally {
+        anthropic.pieceDelayMs = 0;
+        anthropic.reply = 'Hello! How can I help you today?';
+      }
     });
 
     it('round-trips a tool call (non-stream), then streams one', async () => {

@@ -11,9 +11,14 @@ export interface AnthropicDouble extends Listening {
   /** The reply text; the tool call the double makes when the request has tools. */
   reply: string;
   usage: { input_tokens: number; output_tokens: number };
+  /** Pause between the pieces of a stream, in ms (0: one turn of the event loop). */
+  pieceDelayMs: number;
+  /** Set when a streaming client went away before the end. */
+  readonly aborted: { value: boolean };
 }
 
-const sleep = () => new Promise((resolve) => setImmediate(resolve));
+const sleep = (ms: number) =>
+  new Promise((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
 
 interface Turn {
   readonly text: string;
@@ -54,7 +59,9 @@ export const startAnthropicDouble = async (key = 'sk-ant-secret-key-000'): Promi
   const state = {
     reply: 'Hello! How can I help you today?',
     usage: { input_tokens: 25, output_tokens: 15 },
+    pieceDelayMs: 0,
   };
+  const aborted = { value: false };
 
   const json = (response: ServerResponse, status: number, body: unknown) => {
     response.writeHead(status, { 'content-type': 'application/json' });
@@ -65,6 +72,9 @@ export const startAnthropicDouble = async (key = 'sk-ant-secret-key-000'): Promi
 
   const stream = async (response: ServerResponse, model: string, turn: Turn) => {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    response.on('close', () => {
+      if (!response.writableFinished) aborted.value = true;
+    });
     const events: [string, unknown][] = [
       [
         'message_start',
@@ -125,7 +135,7 @@ export const startAnthropicDouble = async (key = 'sk-ant-secret-key-000'): Promi
     for (let start = 0; start < text.length; start += 37) {
       if (response.destroyed) return;
       response.write(text.slice(start, start + 37));
-      await sleep();
+      await sleep(state.pieceDelayMs);
     }
     response.end();
   };
@@ -186,5 +196,12 @@ export const startAnthropicDouble = async (key = 'sk-ant-secret-key-000'): Promi
     set usage(value) {
       state.usage = value;
     },
+    get pieceDelayMs() {
+      return state.pieceDelayMs;
+    },
+    set pieceDelayMs(value) {
+      state.pieceDelayMs = value;
+    },
+    aborted,
   };
 };

@@ -2,7 +2,7 @@ import { LOG_TYPE } from '@sluice/contract/statuses';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { startOpenAiDouble, type OpenAiDouble } from './openai-double.js';
-import type { RelayFixture } from './relay-fixture.js';
+import type { RelayFixture, RelayUser } from './relay-fixture.js';
 
 /** A relay answer read whole: status, content type, text and (when JSON) the parsed body. */
 export interface RelayAnswer {
@@ -118,3 +118,25 @@ export const doublePool = () => {
 /** gpt-4o: model ratio 2.5, completion ratio 4 (one-api's defaults): ceil((p + c × 4) × 2.5 × group). */
 export const gpt4oCost = (prompt: number, completion: number, group = 1) =>
   Math.ceil((prompt + completion * 4) * 2.5 * group);
+
+/**
+ * Streams a long answer through the SDK and goes away after `after` chunks, as a client that closes
+ * the connection; answers how many chunks it read.
+ */
+export const streamAndLeave = async (user: RelayUser, model: string, after = 4): Promise<number> => {
+  const controller = new AbortController();
+  const stream = await user.sdk.chat.completions.create(
+    { model, stream: true, messages: [{ role: 'user', content: 'long' }] },
+    { signal: controller.signal },
+  );
+  let chunks = 0;
+  try {
+    for await (const _chunk of stream) {
+      chunks += 1;
+      if (chunks === after) controller.abort();
+    }
+  } catch {
+    // the SDK may end the iteration or throw on abort: either way the client is gone
+  }
+  return chunks;
+};
