@@ -22,10 +22,16 @@ import type { RoutableChannel } from './relay-index.js';
 import type { RelayRequest } from './relay-request.js';
 import { relayStream } from './stream-relay.js';
 import { estimatePromptTokens, promptTokensOf } from './prompt-tokens.js';
-import { reply, safeJson, type RelayReply } from './relay-response.js';
+import { passedOn, reply, safeJson, type RelayReply } from './relay-response.js';
 import { countTextTokens } from './token-counter.js';
 import type { Upstream } from './upstream.js';
-import { AttemptFailure, isRetryableStatus, transportFailure, upstreamError } from './upstream-error.js';
+import {
+  AttemptFailure,
+  isRetryableStatus,
+  transportFailure,
+  unsupportedChannel,
+  upstreamError,
+} from './upstream-error.js';
 
 export interface PipelineDeps {
   readonly options: OptionStore;
@@ -161,15 +167,7 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
   async function attempt(row: RoutableChannel['row']): Promise<RelayReply> {
     const provider = providerOf(row.type);
     const adaptor = provider?.adaptor;
-    if (!adaptor || !adaptor.modes.includes(request.mode))
-      throw new AttemptFailure(
-        relayError(
-          501,
-          'unsupported_channel_type',
-          `channel type ${row.type} does not support ${request.mode} requests in Sluice yet`,
-        ),
-        true,
-      );
+    if (!adaptor || !adaptor.modes.includes(request.mode)) throw unsupportedChannel(row.type, request.mode);
     const model = mapModel(row, request.model);
     const systemPrompt = request.mode === 'chat' ? (row.system_prompt ?? '').trim() : '';
     const channel = channelMetaOf(row, provider);
@@ -250,9 +248,13 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
     }
 
     if (request.mode === 'speech') {
-      const audio = await readWhole();
+      // Priced by the input, as one-api; the audio streams back, billed once the upstream delivered it.
       const zero = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
-      settle(row, model, ratios, reserved > 0 ? reserved : estimate, zero, false, false);
+      const audio = passedOn(answer, (delivered) =>
+        delivered
+          ? settle(row, model, ratios, reserved > 0 ? reserved : estimate, zero, false, false)
+          : deps.track(deps.billing.release(payer, reserved)),
+      );
       return reply(audio, response.status, call.requestId, { 'content-type': contentType || 'audio/mpeg' });
     }
 

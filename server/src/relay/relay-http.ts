@@ -113,7 +113,15 @@ const pump = async (
   };
   response.once('close', onClose);
   for (;;) {
-    const chunk = await source.next();
+    let chunk;
+    try {
+      chunk = await source.next();
+    } catch {
+      // The upstream broke off: the client's connection is cut, so a truncated body never looks whole.
+      response.off('close', onClose);
+      response.destroy();
+      return;
+    }
     if (chunk === undefined) break;
     if (response.destroyed) {
       // Gone before its 'close' was heard: end the upstream and bill what was generated now.

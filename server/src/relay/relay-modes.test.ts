@@ -178,6 +178,51 @@ describe('relay modes: embeddings, completions, moderations, images, audio, Azur
     expect((await userCounters(db(), user.userId)).quota).toBe(1_000_000 - 98);
   });
 
+  it('streams speech audio back as it comes, billed once it all came', async () => {
+    const user = await fixture.user({ quota: 1_000_000 });
+    let open = () => {};
+    upstream.gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    try {
+      const answer = await fetch(`${fixture.server.url}/v1/audio/speech`, {
+        method: 'POST',
+        headers: { authorization: `Bearer sk-${user.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'tts-1', voice: 'alloy', input: 'hello' }),
+      });
+      expect(answer.status).toBe(200);
+      const reader = answer.body!.getReader();
+      // The first bytes arrive while the upstream still holds the rest.
+      const first = await reader.read();
+      expect(Buffer.from(first.value ?? []).toString('latin1')).toBe('ID3fake-');
+      open();
+      let rest = '';
+      for (let part = await reader.read(); !part.done; part = await reader.read())
+        rest += Buffer.from(part.value).toString('latin1');
+      expect(rest).toBe('mp3-bytes');
+    } finally {
+      upstream.gate = undefined;
+      open();
+    }
+    const [log] = await logsAfterIdle(user);
+    expect(log).toMatchObject({ model_name: 'tts-1', quota: Math.ceil(5 * 7.5) });
+  });
+
+  it('cuts the client off and bills nothing when the speech upstream breaks off midway', async () => {
+    // Below 100 × the price: the price is reserved before the call, and must come back.
+    const user = await fixture.user({ quota: 3000 });
+    upstream.breakNext(1);
+    const answer = await fetch(`${fixture.server.url}/v1/audio/speech`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${user.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'tts-1', voice: 'alloy', input: 'hello' }),
+    });
+    expect(answer.status).toBe(200);
+    await expect(answer.arrayBuffer()).rejects.toThrow();
+    expect(await logsAfterIdle(user)).toHaveLength(0);
+    expect((await userCounters(db(), user.userId)).quota).toBe(3000);
+  });
+
   it('forwards a transcription’s multipart body with its boundary and bills transcript tokens × ratio', async () => {
     const user = await fixture.user({ quota: 1_000_000 });
     const audio = Buffer.from('RIFF\u0000\u0001fake-wave-bytes', 'latin1');

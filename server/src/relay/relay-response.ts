@@ -1,3 +1,5 @@
+import type { UpstreamBody } from './upstream-body.js';
+
 /** A chunk source the HTTP layer drains into the client, with backpressure; `cancel` when the client left. */
 export interface ChunkSource {
   /** The next chunk; undefined when there are no more. */
@@ -6,6 +8,51 @@ export interface ChunkSource {
   done: boolean;
   cancel(): void;
 }
+
+/**
+ * An upstream body passed on as it comes (speech audio): the last chunk is known as such when the
+ * body's end came with it. `onFinish` hears once whether the upstream delivered it all (a client
+ * that left counts as delivered: the upstream did the work) or broke off, which makes `next` throw.
+ */
+export const bodySource = (body: UpstreamBody, onFinish: (delivered: boolean) => void): ChunkSource => {
+  let finished = false;
+  const finish = (delivered: boolean) => {
+    if (finished) return;
+    finished = true;
+    onFinish(delivered);
+  };
+  const source: ChunkSource = {
+    done: false,
+    next: async () => {
+      let chunk;
+      try {
+        chunk = await body.next();
+      } catch (error) {
+        finish(false);
+        throw error;
+      }
+      source.done = chunk === undefined || body.ended;
+      if (source.done) finish(true);
+      return chunk;
+    },
+    cancel: () => {
+      body.destroy();
+      finish(true);
+    },
+  };
+  return source;
+};
+
+/** An upstream body passed on: at once when it is already whole (`onFinish` told now), else as it comes. */
+export const passedOn = (
+  body: UpstreamBody,
+  onFinish: (delivered: boolean) => void,
+): Uint8Array | ChunkSource => {
+  const whole = body.whole();
+  if (!whole) return bodySource(body, onFinish);
+  onFinish(true);
+  return whole;
+};
 
 /** What the relay answers: written straight to the Node response (no web `Response` on the hot path). */
 export interface RelayReply {

@@ -67,3 +67,14 @@ export class AttemptFailure extends Error {
     super(error.message);
   }
 }
+
+/** A channel whose type Sluice cannot relay this kind of request to: the next channel may. */
+export const unsupportedChannel = (type: number, mode: string): AttemptFailure =>
+  new AttemptFailure(
+    relayError(
+      501,
+      'unsupported_channel_type',
+      `channel type ${type} does not support ${mode} requests in Sluice yet`,
+    ),
+    true,
+  );

@@ -22,7 +22,7 @@ export interface OpenAiDouble extends Listening {
   reply: string;
   /** Delay between stream chunks, in ms. */
   chunkDelayMs: number;
-  /** When set, a stream's first chunk is sent, then the rest waits for this promise. */
+  /** When set, a stream's first chunk (or speech's first bytes) is sent, then the rest waits for this promise. */
   gate: Promise<void> | undefined;
   /** When set, every request waits for this promise before it is answered. */
   hold: Promise<void> | undefined;
@@ -191,6 +191,13 @@ export const startOpenAiDouble = async (): Promise<OpenAiDouble> => {
       });
     if (path.endsWith('/audio/speech')) {
       response.writeHead(200, { 'content-type': 'audio/mpeg' });
+      if (state.gate) {
+        // The first frames, then the rest once the gate opens (as a TTS upstream streams audio).
+        response.write(Buffer.from('ID3fake-'));
+        await state.gate;
+        response.end(Buffer.from('mp3-bytes'));
+        return;
+      }
       response.end(Buffer.from('ID3fake-mp3-bytes'));
       return;
     }
