@@ -18,6 +18,7 @@ import { createBilling } from './relay/billing.js';
 import { createRelayIndex } from './relay/relay-index.js';
 import { createUpstream } from './relay/upstream.js';
 import { createChannelStatus } from './relay/channel-status.js';
+import { createChannelMetrics } from './relay/channel-metrics.js';
 import { createChannelTestRunner } from './relay/channel-test-runner.js';
 import { shouldDisableChannel } from './relay/disable-rules.js';
 import { channelOperationRoutes, modelCatalogueRoutes } from './relay/relay-api-routes.js';
@@ -136,11 +137,21 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       models: modelCatalogueRoutes(relayApiDeps),
       channelOperations: channelOperationRoutes(relayApiDeps),
     };
+    const channelMetrics = config.enableMetric
+      ? createChannelMetrics({
+          size: config.metricQueueSize,
+          threshold: config.metricSuccessRateThreshold,
+          disable: (channelId, reason) => track(channelStatus.disable(channelId, reason)),
+        })
+      : undefined;
     const relay = {
+      // As one-api: a failure that qualifies disables at once; any other counts against the success rate.
       onChannelFailure: (channelId: number, error: AppError) => {
         if (options.values.AutomaticDisableChannelEnabled && shouldDisableChannel(error))
           track(channelStatus.disable(channelId, error.message));
+        else channelMetrics?.failure(channelId);
       },
+      onChannelSuccess: channelMetrics?.success,
       onQuotaChecked: quotaReminder.observe,
       config,
       db: main.db,

@@ -45,6 +45,9 @@ describe('readConfig', () => {
       relayTimeoutSeconds: 0,
       channelTestFrequencyMinutes: 0,
       pollingIntervalSeconds: 0,
+      enableMetric: false,
+      metricQueueSize: 10,
+      metricSuccessRateThreshold: 0.8,
       maxRequestBodyBytes: 32 * 1024 * 1024,
       trustProxy: false,
       githubOAuthUrl: 'https://github.com',
@@ -95,6 +98,9 @@ describe('readConfig', () => {
       TRUST_PROXY: '1',
       CHANNEL_TEST_FREQUENCY: '30',
       POLLING_INTERVAL: '2',
+      ENABLE_METRIC: 'true',
+      METRIC_QUEUE_SIZE: '20',
+      METRIC_SUCCESS_RATE_THRESHOLD: '0.65',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -120,6 +126,9 @@ describe('readConfig', () => {
       trustProxy: true,
       channelTestFrequencyMinutes: 30,
       pollingIntervalSeconds: 2,
+      enableMetric: true,
+      metricQueueSize: 20,
+      metricSuccessRateThreshold: 0.65,
     });
   });
 
@@ -190,6 +199,10 @@ describe('readConfig', () => {
     ['INITIAL_ROOT_ACCESS_TOKEN', 'short'],
     ['INITIAL_ROOT_ACCESS_TOKEN', 'x'.repeat(33)],
     ['SQLITE_PATH', '   '],
+    ['METRIC_QUEUE_SIZE', '0'],
+    ['METRIC_SUCCESS_RATE_THRESHOLD', '1.5'],
+    ['METRIC_SUCCESS_RATE_THRESHOLD', 'high'],
+    ['METRIC_SUCCESS_RATE_THRESHOLD', '.'],
   ])('refuses %s=%s with a ConfigError naming the variable', (name, value) => {
     const error = configErrorOf({ [name]: value });
     expect(error).toBeInstanceOf(Error);

@@ -27,6 +27,10 @@ export interface Config {
   readonly channelTestFrequencyMinutes: number;
   /** Seconds to wait between channels in test-all and balance-all runs (one-api's POLLING_INTERVAL). */
   readonly pollingIntervalSeconds: number;
+  /** one-api's ENABLE_METRIC: disable a channel whose recent success rate is too low. */
+  readonly enableMetric: boolean;
+  readonly metricQueueSize: number;
+  readonly metricSuccessRateThreshold: number;
   readonly maxRequestBodyBytes: number;
   readonly trustProxy: boolean;
   /** Provider endpoints of third-party login and the human check (tests point them at doubles). */
@@ -54,6 +58,14 @@ const nonNegativeInt = z
   .regex(/^\d+$/, 'must be a whole number ≥ 0')
   .transform(Number)
   .refine(Number.isSafeInteger, 'is too large');
+
+const fraction = z
+  .string()
+  .trim()
+  .regex(/^(0|1)?(\.\d+)?$/, 'must be a number from 0 to 1')
+  .refine((value) => value !== '' && value !== '.', 'must be a number from 0 to 1')
+  .transform(Number)
+  .refine((value) => value >= 0 && value <= 1, 'must be a number from 0 to 1');
 
 const port = nonNegativeInt.refine((value) => value >= 1 && value <= 65535, 'must be a port number 1-65535');
 
@@ -132,6 +144,9 @@ const variables = {
   RELAY_TIMEOUT: { schema: nonNegativeInt, fallback: '0' },
   CHANNEL_TEST_FREQUENCY: { schema: nonNegativeInt, fallback: '0' },
   POLLING_INTERVAL: { schema: nonNegativeInt, fallback: '0' },
+  ENABLE_METRIC: { schema: bool, fallback: 'false' },
+  METRIC_QUEUE_SIZE: { schema: nonNegativeInt.refine((v) => v >= 1, 'must be ≥ 1'), fallback: '10' },
+  METRIC_SUCCESS_RATE_THRESHOLD: { schema: fraction, fallback: '0.8' },
   MAX_REQUEST_BODY_MB: { schema: nonNegativeInt.refine((v) => v >= 1, 'must be ≥ 1'), fallback: '32' },
   TRUST_PROXY: { schema: bool, fallback: 'false' },
   GITHUB_OAUTH_URL: { schema: httpUrl, fallback: 'https://github.com' },
@@ -199,6 +214,9 @@ export const readConfig = (
     relayTimeoutSeconds: values.RELAY_TIMEOUT,
     channelTestFrequencyMinutes: values.CHANNEL_TEST_FREQUENCY,
     pollingIntervalSeconds: values.POLLING_INTERVAL,
+    enableMetric: values.ENABLE_METRIC,
+    metricQueueSize: values.METRIC_QUEUE_SIZE,
+    metricSuccessRateThreshold: values.METRIC_SUCCESS_RATE_THRESHOLD,
     maxRequestBodyBytes: values.MAX_REQUEST_BODY_MB * 1024 * 1024,
     trustProxy: values.TRUST_PROXY,
     githubOAuthUrl: values.GITHUB_OAUTH_URL,

@@ -230,3 +230,58 @@ describe('channel operations: test, test all, balance, automatic disable and ena
       expect((await anonymous.get(path)).status).toBe(401);
   });
 });
+
+describe('channel operations: ENABLE_METRIC disables a channel whose success rate falls too low', () => {
+  let fixture: RelayFixture;
+  let upstream: OpenAiDouble;
+  beforeAll(async () => {
+    upstream = await startOpenAiDouble();
+    fixture = await startRelayFixture('sqlite', {
+      ENABLE_METRIC: 'true',
+      METRIC_QUEUE_SIZE: '4',
+      METRIC_SUCCESS_RATE_THRESHOLD: '0.8',
+    });
+  });
+  afterAll(async () => {
+    await fixture?.close();
+    await upstream?.close();
+  });
+
+  it('counts the relay’s successes and failures, and disables on the failure that tips the rate', async () => {
+    const id = await fixture.channel({ name: 'flaky', base_url: upstream.url, models: 'flaky-model' });
+    const user = await fixture.user();
+    const chat = () =>
+      user.sdk.chat.completions
+        .create({ model: 'flaky-model', messages: [{ role: 'user', content: 'x' }] })
+        .then(
+          () => 200,
+          (error: { status?: number }) => error.status ?? 0,
+        );
+    const status = async () =>
+      (
+        await fixture.test.sluice.database.db
+          .selectFrom('channels')
+          .select('status')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).status;
+    expect(await chat()).toBe(200);
+    upstream.failNext(3, 500, 'The server had an error while processing your request.');
+    expect(await chat()).toBe(500);
+    expect(await chat()).toBe(500);
+    await fixture.test.sluice.idle();
+    expect(await status()).toBe(1);
+    expect(await chat()).toBe(500);
+    await fixture.test.sluice.idle();
+    expect(await status()).toBe(3);
+    const notice = await fixture.test.sluice.database.db
+      .selectFrom('logs')
+      .select('content')
+      .where('type', '=', 4)
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    expect(notice?.content).toContain(
+      `(#${id}) was disabled automatically: the success rate of its last 4 requests, 0.25, is below 0.8`,
+    );
+  });
+});

@@ -27,6 +27,7 @@ import { countTextTokens } from './token-counter.js';
 import type { Upstream } from './upstream.js';
 import {
   AttemptFailure,
+  finalFailure,
   isRetryableStatus,
   transportFailure,
   unsupportedChannel,
@@ -40,6 +41,8 @@ export interface PipelineDeps {
   readonly logger: Logger;
   /** Told of every failed attempt (automatic channel disabling). */
   readonly onChannelFailure: (channelId: number, error: AppError) => void;
+  /** Told of a first attempt that succeeded (ENABLE_METRIC's success rate). */
+  readonly onChannelSuccess?: (channelId: number) => void;
   /** Told the payer's fresh quota and the request's estimated cost before each request (quota reminders). */
   readonly onQuotaChecked?: (userId: number, quota: number, estimate: number) => void;
   /** Keeps settlements that run after the response, so shutdown and tests can wait for them. */
@@ -131,7 +134,9 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
   let failure: AppError | undefined;
   for (const candidate of call.order) {
     try {
-      return await attempt(candidate.row);
+      const answer = await attempt(candidate.row);
+      if (failure === undefined) deps.onChannelSuccess?.(candidate.row.id);
+      return answer;
     } catch (error) {
       if (!(error instanceof AttemptFailure)) {
         await deps.billing.release(payer, reserved);
@@ -152,17 +157,7 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
     }
   }
   await deps.billing.release(payer, reserved);
-  if (failure && failure.status === 429)
-    throw relayError(
-      429,
-      failure.code,
-      'upstream load of the current group is saturated, retry later',
-      failure.type,
-    );
-  throw (
-    failure ??
-    relayError(503, 'no_channel', `no available channel for model ${request.model} under group ${group}`)
-  );
+  throw finalFailure(failure, request.model, group);
 
   async function attempt(row: RoutableChannel['row']): Promise<RelayReply> {
     const provider = providerOf(row.type);

@@ -78,3 +78,16 @@ export const unsupportedChannel = (type: number, mode: string): AttemptFailure =
     ),
     true,
   );
+
+/** What the client hears when every channel failed: the last failure (a 429 said as one-api says it). */
+export const finalFailure = (failure: AppError | undefined, model: string, group: string): AppError => {
+  if (!failure)
+    return relayError(503, 'no_channel', `no available channel for model ${model} under group ${group}`);
+  if (failure.status !== 429) return failure;
+  return relayError(
+    429,
+    failure.code,
+    'upstream load of the current group is saturated, retry later',
+    failure.type,
+  );
+};
