@@ -94,7 +94,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       pending.add(settled);
       void settled.finally(() => pending.delete(settled));
     };
-    const upstream = createUpstream(config.relayTimeoutSeconds);
+    const upstream = createUpstream(config.relayTimeoutSeconds, config.relayProxy);
     const rootNotifier = createRootNotifier({ db: main.db, options, mailer: services.mailer, logger, track });
     const quotaReminder = createQuotaReminder({
       db: main.db,

@@ -43,6 +43,7 @@ describe('readConfig', () => {
       frontendBaseUrl: '',
       webDistPath: '',
       relayTimeoutSeconds: 0,
+      relayProxy: '',
       channelTestFrequencyMinutes: 0,
       pollingIntervalSeconds: 0,
       enableMetric: false,
@@ -99,6 +100,7 @@ describe('readConfig', () => {
       CHANNEL_TEST_FREQUENCY: '30',
       POLLING_INTERVAL: '2',
       ENABLE_METRIC: 'true',
+      RELAY_PROXY: ' http://proxy.internal:3128 ',
       METRIC_QUEUE_SIZE: '20',
       METRIC_SUCCESS_RATE_THRESHOLD: '0.65',
     });
@@ -127,6 +129,7 @@ describe('readConfig', () => {
       channelTestFrequencyMinutes: 30,
       pollingIntervalSeconds: 2,
       enableMetric: true,
+      relayProxy: 'http://proxy.internal:3128',
       metricQueueSize: 20,
       metricSuccessRateThreshold: 0.65,
     });
@@ -200,6 +203,8 @@ describe('readConfig', () => {
     ['INITIAL_ROOT_ACCESS_TOKEN', 'x'.repeat(33)],
     ['SQLITE_PATH', '   '],
     ['METRIC_QUEUE_SIZE', '0'],
+    ['RELAY_PROXY', 'proxy.internal:3128'],
+    ['RELAY_PROXY', 'ftp://proxy.internal'],
     ['METRIC_SUCCESS_RATE_THRESHOLD', '1.5'],
     ['METRIC_SUCCESS_RATE_THRESHOLD', 'high'],
     ['METRIC_SUCCESS_RATE_THRESHOLD', '.'],

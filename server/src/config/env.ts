@@ -23,6 +23,8 @@ export interface Config {
   readonly frontendBaseUrl: string;
   readonly webDistPath: string;
   readonly relayTimeoutSeconds: number;
+  /** one-api's RELAY_PROXY: the proxy every upstream call goes through ('' = none). */
+  readonly relayProxy: string;
   /** Minutes between automatic tests of every channel (one-api's CHANNEL_TEST_FREQUENCY); 0 = never. */
   readonly channelTestFrequencyMinutes: number;
   /** Seconds to wait between channels in test-all and balance-all runs (one-api's POLLING_INTERVAL). */
@@ -116,6 +118,14 @@ const httpUrl = z
   .refine((value) => /^https?:\/\/[^\s/]+/.test(value), 'must be an http:// or https:// URL')
   .transform((value) => value.replace(/\/+$/, ''));
 
+const proxyUrl = z
+  .string()
+  .trim()
+  .refine(
+    (value) => value === '' || /^(https?|socks5?):\/\/[^\s/]+/.test(value),
+    'must be an http://, https:// or socks5:// URL',
+  );
+
 const secret = z
   .string()
   .refine((value) => value !== 'random_string', 'must not be the placeholder random_string');
@@ -142,6 +152,7 @@ const variables = {
   FRONTEND_BASE_URL: { schema: z.string().trim(), fallback: '' },
   WEB_DIST_PATH: { schema: z.string().trim(), fallback: '' },
   RELAY_TIMEOUT: { schema: nonNegativeInt, fallback: '0' },
+  RELAY_PROXY: { schema: proxyUrl, fallback: '' },
   CHANNEL_TEST_FREQUENCY: { schema: nonNegativeInt, fallback: '0' },
   POLLING_INTERVAL: { schema: nonNegativeInt, fallback: '0' },
   ENABLE_METRIC: { schema: bool, fallback: 'false' },
@@ -212,6 +223,7 @@ export const readConfig = (
     frontendBaseUrl: values.FRONTEND_BASE_URL.replace(/\/+$/, ''),
     webDistPath: values.WEB_DIST_PATH,
     relayTimeoutSeconds: values.RELAY_TIMEOUT,
+    relayProxy: values.RELAY_PROXY,
     channelTestFrequencyMinutes: values.CHANNEL_TEST_FREQUENCY,
     pollingIntervalSeconds: values.POLLING_INTERVAL,
     enableMetric: values.ENABLE_METRIC,

@@ -1,5 +1,5 @@
 import type { EventEmitter } from 'node:events';
-import { Agent, errors, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, errors, type Dispatcher } from 'undici';
 import type { UpstreamRequest } from './adaptors/adaptor.js';
 import { UpstreamBody } from './upstream-body.js';
 
@@ -91,16 +91,18 @@ class UpstreamCall implements Dispatcher.DispatchHandler {
   }
 }
 
-/** One keep-alive connection pool for every upstream call; timeouts from RELAY_TIMEOUT (0 = none). */
-export const createUpstream = (timeoutSeconds: number) => {
+/**
+ * One keep-alive connection pool for every upstream call; timeouts from RELAY_TIMEOUT (0 = none).
+ * With RELAY_PROXY every call goes through that proxy: http:// targets as forward-proxy requests,
+ * https:// ones through a CONNECT tunnel; socks5:// proxies are spoken to as such.
+ */
+export const createUpstream = (timeoutSeconds: number, proxyUrl = '') => {
   const timeout = timeoutSeconds * 1000;
-  const agent = new Agent({
-    keepAliveTimeout: 30_000,
-    connections: 512,
-    headersTimeout: timeout,
-    bodyTimeout: timeout,
-    connect: { timeout: timeout > 0 ? Math.min(timeout, 30_000) : 30_000 },
-  });
+  const pool = { keepAliveTimeout: 30_000, connections: 512, headersTimeout: timeout, bodyTimeout: timeout };
+  const agent: Dispatcher =
+    proxyUrl === ''
+      ? new Agent({ ...pool, connect: { timeout: timeout > 0 ? Math.min(timeout, 30_000) : 30_000 } })
+      : new ProxyAgent({ ...pool, uri: proxyUrl, proxyTunnel: false });
 
   // Origin and path of each upstream URL, parsed once (undici parses a URL on every call).
   const targets = new Map<string, { readonly origin: string; readonly path: string }>();
