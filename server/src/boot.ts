@@ -95,6 +95,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       void settled.finally(() => pending.delete(settled));
     };
     const upstream = createUpstream(config.relayTimeoutSeconds, config.relayProxy);
+    const adaptorSettings = { geminiVersion: config.geminiVersion, geminiSafety: config.geminiSafetySetting };
     const rootNotifier = createRootNotifier({ db: main.db, options, mailer: services.mailer, logger, track });
     const quotaReminder = createQuotaReminder({
       db: main.db,
@@ -123,6 +124,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       timeoutMs: testTimeoutMs,
       pauseMs: config.pollingIntervalSeconds * 1000,
       notifyRoot: rootNotifier.notifyRoot,
+      adaptorSettings,
       track,
     });
     const relayApiDeps = {
@@ -132,6 +134,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       runner,
       testTimeoutMs,
       pauseMs: config.pollingIntervalSeconds * 1000,
+      adaptorSettings,
     };
     const relayApi = {
       models: modelCatalogueRoutes(relayApiDeps),
@@ -152,6 +155,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
         else channelMetrics?.failure(channelId);
       },
       onChannelSuccess: channelMetrics?.success,
+      adaptorSettings,
       onQuotaChecked: quotaReminder.observe,
       config,
       db: main.db,

@@ -25,6 +25,10 @@ export interface Config {
   readonly relayTimeoutSeconds: number;
   /** one-api's RELAY_PROXY: the proxy every upstream call goes through ('' = none). */
   readonly relayProxy: string;
+  /** one-api's GEMINI_VERSION: the Gemini API version of channels that set none ('' = v1beta). */
+  readonly geminiVersion: string;
+  /** one-api's GEMINI_SAFETY_SETTING: the threshold of every Gemini safety category. */
+  readonly geminiSafetySetting: string;
   /** Minutes between automatic tests of every channel (one-api's CHANNEL_TEST_FREQUENCY); 0 = never. */
   readonly channelTestFrequencyMinutes: number;
   /** Seconds to wait between channels in test-all and balance-all runs (one-api's POLLING_INTERVAL). */
@@ -153,6 +157,27 @@ const variables = {
   WEB_DIST_PATH: { schema: z.string().trim(), fallback: '' },
   RELAY_TIMEOUT: { schema: nonNegativeInt, fallback: '0' },
   RELAY_PROXY: { schema: proxyUrl, fallback: '' },
+  GEMINI_VERSION: {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^(v\d+(alpha|beta)?\d*)?$/, 'must be an API version such as v1 or v1beta'),
+    fallback: '',
+  },
+  GEMINI_SAFETY_SETTING: {
+    schema: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .refine(
+        (value) =>
+          ['BLOCK_NONE', 'BLOCK_ONLY_HIGH', 'BLOCK_MEDIUM_AND_ABOVE', 'BLOCK_LOW_AND_ABOVE', 'OFF'].includes(
+            value,
+          ),
+        'must be BLOCK_NONE, BLOCK_ONLY_HIGH, BLOCK_MEDIUM_AND_ABOVE, BLOCK_LOW_AND_ABOVE or OFF',
+      ),
+    fallback: 'BLOCK_NONE',
+  },
   CHANNEL_TEST_FREQUENCY: { schema: nonNegativeInt, fallback: '0' },
   POLLING_INTERVAL: { schema: nonNegativeInt, fallback: '0' },
   ENABLE_METRIC: { schema: bool, fallback: 'false' },
@@ -224,6 +249,8 @@ export const readConfig = (
     webDistPath: values.WEB_DIST_PATH,
     relayTimeoutSeconds: values.RELAY_TIMEOUT,
     relayProxy: values.RELAY_PROXY,
+    geminiVersion: values.GEMINI_VERSION,
+    geminiSafetySetting: values.GEMINI_SAFETY_SETTING,
     channelTestFrequencyMinutes: values.CHANNEL_TEST_FREQUENCY,
     pollingIntervalSeconds: values.POLLING_INTERVAL,
     enableMetric: values.ENABLE_METRIC,

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Tables } from '../db/tables.js';
 import type { OptionStore } from '../services/option-store.js';
+import type { AdaptorSettings } from './adaptors/adaptor.js';
 import type { ChannelStatus } from './channel-status.js';
 import { testChannel } from './channel-test.js';
 import { shouldDisableChannel } from './disable-rules.js';
@@ -30,6 +31,7 @@ export const createChannelTestRunner = (deps: {
   status: ChannelStatus;
   logger: Logger;
   timeoutMs: number;
+  adaptorSettings?: AdaptorSettings;
   /** A pause between two channels (POLLING_INTERVAL), so a run does not hit providers in a burst. */
   pauseMs?: number;
   /** Tells root (a slow channel when automatic disabling is off). */

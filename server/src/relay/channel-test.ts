@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { AppError } from '../lib/app-error.js';
 import { nowSeconds } from '../lib/time.js';
-import type { RelayRequestMeta } from './adaptors/adaptor.js';
+import type { AdaptorSettings, RelayRequestMeta } from './adaptors/adaptor.js';
 import { providerOf } from './adaptors/registry.js';
 import { channelMetaOf, mapModel } from './channel-meta.js';
 import type { ChannelRow } from './relay-index.js';
@@ -38,7 +38,12 @@ export const testModelOf = (row: ChannelRow, requested: string): string => {
 
 /** Sends one small chat through the channel's own adaptor; stores response_time and test_time. */
 export const testChannel = async (
-  deps: { db: Kysely<Tables>; upstream: Upstream; timeoutMs: number },
+  deps: {
+    db: Kysely<Tables>;
+    upstream: Upstream;
+    timeoutMs: number;
+    adaptorSettings?: AdaptorSettings | undefined;
+  },
   row: ChannelRow,
   requested: string,
 ): Promise<ChannelTestResult> => {
@@ -74,6 +79,7 @@ export const testChannel = async (
     channel,
     body: {},
     clientHeaders: {},
+    settings: deps.adaptorSettings,
   };
   const request = adaptor.buildRequest(
     { model: meta.model, max_tokens: 2, messages: [{ role: 'user', content: 'hi' }] },

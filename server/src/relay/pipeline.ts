@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { relayError, type AppError } from '../lib/app-error.js';
 import type { OptionStore } from '../services/option-store.js';
-import type { RelayRequestMeta, Usage } from './adaptors/adaptor.js';
+import type { AdaptorSettings, RelayRequestMeta, Usage } from './adaptors/adaptor.js';
 import { providerOf } from './adaptors/registry.js';
 import { billableUsage } from './billable-usage.js';
 import type { Billing } from './billing.js';
@@ -41,6 +41,7 @@ export interface PipelineDeps {
   readonly logger: Logger;
   /** Told of every failed attempt (automatic channel disabling). */
   readonly onChannelFailure: (channelId: number, error: AppError) => void;
+  readonly adaptorSettings?: AdaptorSettings;
   /** Told of a first attempt that succeeded (ENABLE_METRIC's success rate). */
   readonly onChannelSuccess?: (channelId: number) => void;
   /** Told the payer's fresh quota and the request's estimated cost before each request (quota reminders). */
@@ -176,6 +177,7 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
       channel,
       body,
       clientHeaders: call.clientHeaders,
+      settings: deps.adaptorSettings,
       raw:
         adaptor.openAiFormat && model === request.model && !systemPrompt && !multipart
           ? request.raw

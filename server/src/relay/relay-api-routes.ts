@@ -8,6 +8,7 @@ import { ok, readId, readQuery } from '../api/respond.js';
 import type { Tables } from '../db/tables.js';
 import { AppError, businessError } from '../lib/app-error.js';
 import type { Services } from '../services/services.js';
+import type { AdaptorSettings } from './adaptors/adaptor.js';
 import { PROVIDERS } from './adaptors/registry.js';
 import { updateBalance, supportsBalance } from './channel-balance.js';
 import { testChannel } from './channel-test.js';
@@ -23,6 +24,7 @@ export interface RelayApiDeps {
   readonly testTimeoutMs: number;
   /** The pause between two channels of a balance-all run (POLLING_INTERVAL). */
   readonly pauseMs: number;
+  readonly adaptorSettings: AdaptorSettings;
 }
 
 const AZURE = 3;
@@ -69,7 +71,12 @@ export const channelOperationRoutes = (deps: RelayApiDeps) => {
     const row = await requireChannel(deps.db, readId(c));
     const model = (c.req.query('model') ?? '').trim().slice(0, 191);
     const result = await testChannel(
-      { db: deps.db, upstream: deps.upstream, timeoutMs: deps.testTimeoutMs },
+      {
+        db: deps.db,
+        upstream: deps.upstream,
+        timeoutMs: deps.testTimeoutMs,
+        adaptorSettings: deps.adaptorSettings,
+      },
       row,
       model,
     );

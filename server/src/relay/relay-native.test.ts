@@ -398,3 +398,50 @@ describe('relay: native Anthropic and Gemini channels through the openai SDK', (
     });
   });
 });
+
+describe('relay: GEMINI_VERSION and GEMINI_SAFETY_SETTING reach the Gemini requests', () => {
+  let fixture: RelayFixture;
+  let gemini: GeminiDouble;
+  beforeAll(async () => {
+    gemini = await startGeminiDouble();
+    fixture = await startRelayFixture('sqlite', {
+      GEMINI_VERSION: 'v1',
+      GEMINI_SAFETY_SETTING: 'block_only_high',
+    });
+  });
+  afterAll(async () => {
+    await fixture?.close();
+    await gemini?.close();
+  });
+
+  it('calls the version of the variable unless the channel sets its own, with the safety threshold', async () => {
+    await fixture.channel({
+      name: 'g-env',
+      type: 24,
+      key: gemini.key,
+      base_url: gemini.url,
+      models: GEMINI,
+      group: 'genv',
+    });
+    await fixture.channel({
+      name: 'g-own',
+      type: 24,
+      key: gemini.key,
+      base_url: gemini.url,
+      models: GEMINI,
+      group: 'gown',
+      config: '{"api_version":"v1beta"}',
+    });
+    for (const group of ['genv', 'gown']) {
+      const user = await fixture.user({ group });
+      await user.sdk.chat.completions.create({ model: GEMINI, messages: [{ role: 'user', content: 'Hi' }] });
+    }
+    expect(gemini.requests.map((request) => request.path)).toEqual([
+      `/v1/models/${GEMINI}:generateContent`,
+      `/v1beta/models/${GEMINI}:generateContent`,
+    ]);
+    const safety = gemini.requests[0]?.json?.['safetySettings'] as { threshold: string }[];
+    expect(safety.length).toBeGreaterThan(0);
+    expect(new Set(safety.map((setting) => setting.threshold))).toEqual(new Set(['BLOCK_ONLY_HIGH']));
+  });
+});

@@ -23,6 +23,14 @@ export interface ChannelMeta {
   readonly config: Readonly<Record<string, string>>;
 }
 
+/** Process settings some adaptors read: one-api's GEMINI_VERSION and GEMINI_SAFETY_SETTING. */
+export interface AdaptorSettings {
+  /** The Gemini API version of channels that set none ('' = v1beta). */
+  readonly geminiVersion: string;
+  /** The threshold of every Gemini safety category. */
+  readonly geminiSafety: string;
+}
+
 export interface RelayRequestMeta {
   readonly mode: RelayMode;
   /** The client's path, e.g. /v1/chat/completions. */
@@ -40,6 +48,7 @@ export interface RelayRequestMeta {
    * mapping, no system prompt): the OpenAI adaptors send them instead of serialising `body` again.
    */
   readonly raw?: Uint8Array | undefined;
+  readonly settings?: AdaptorSettings | undefined;
 }
 
 export interface UpstreamRequest {

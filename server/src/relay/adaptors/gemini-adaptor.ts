@@ -7,7 +7,8 @@ import { createGeminiStreamState, mapGeminiStreamEvent, type GeminiStreamState }
 export const GEMINI_DEFAULT_API_VERSION = 'v1beta';
 
 const urlOf = (meta: RelayRequestMeta): string => {
-  const version = meta.channel.config['api_version'] || GEMINI_DEFAULT_API_VERSION;
+  const version =
+    meta.channel.config['api_version'] || meta.settings?.geminiVersion || GEMINI_DEFAULT_API_VERSION;
   const action =
     meta.mode === 'embeddings'
       ? 'batchEmbedContents'
@@ -20,7 +21,7 @@ const urlOf = (meta: RelayRequestMeta): string => {
 /**
  * Google's Gemini API (channel type 24): `<base>/<version>/models/<model>:generateContent`
  * (streams `:streamGenerateContent?alt=sse`, embeddings `:batchEmbedContents`) with the key in
- * `x-goog-api-key`; version = the channel's api_version, else v1beta.
+ * `x-goog-api-key`; version = the channel's api_version, else GEMINI_VERSION, else v1beta.
  */
 export const geminiAdaptor: Adaptor = {
   openAiFormat: false,
@@ -33,7 +34,9 @@ export const geminiAdaptor: Adaptor = {
       ...(meta.stream && meta.mode === 'chat' ? { accept: 'text/event-stream' } : {}),
     },
     body: JSON.stringify(
-      meta.mode === 'embeddings' ? geminiEmbeddingsBody(body, meta) : geminiChatBody(body, meta.model),
+      meta.mode === 'embeddings'
+        ? geminiEmbeddingsBody(body, meta)
+        : geminiChatBody(body, meta.model, meta.settings?.geminiSafety),
     ),
   }),
   parseResponse: (body, meta) =>

@@ -167,7 +167,12 @@ const withSystem = (model: string, system: string, contents: Content[]): Record<
 };
 
 /** The generateContent body of an OpenAI chat request. */
-export const geminiChatBody = (body: Record<string, unknown>, model: string): Record<string, unknown> => {
+export const geminiChatBody = (
+  body: Record<string, unknown>,
+  model: string,
+  /** GEMINI_SAFETY_SETTING: the threshold of every safety category. */
+  safety = 'BLOCK_NONE',
+): Record<string, unknown> => {
   const request = readChatRequest(body);
   const system = request.messages
     .filter((message) => isSystemRole(message.role))
@@ -186,7 +191,10 @@ export const geminiChatBody = (body: Record<string, unknown>, model: string): Re
   const toolConfig = declarations.length > 0 ? toolConfigOf(request.tool_choice) : undefined;
   return {
     ...withSystem(model, system, contentsOf(request.messages)),
-    safetySettings: GEMINI_SAFETY_CATEGORIES.map((category) => ({ category, threshold: 'BLOCK_NONE' })),
+    safetySettings: GEMINI_SAFETY_CATEGORIES.map((category) => ({
+      category,
+      threshold: safety || 'BLOCK_NONE',
+    })),
     ...(Object.keys(generationConfig).length > 0 ? { generationConfig } : {}),
     ...(declarations.length > 0 ? { tools: [{ functionDeclarations: declarations }] } : {}),
     ...(toolConfig ? { toolConfig } : {}),
