@@ -61,7 +61,17 @@ export const createRedisCache = async (url: string): Promise<Cache> => {
   const resyncs: (() => void)[] = [];
   // ioredis reconnects and subscribes again by itself; what was published in between is lost.
   subscriber.on('ready', () => {
-    for (const resync of resyncs) resync();
+    // ioredis says ready before it subscribes again: subscribe first (again is harmless), so nothing
+    // published after the caches are read again can be missed.
+    const topics = [...handlers.keys()].map((topic) => PREFIX + topic);
+    const subscribed = topics.length > 0 ? subscriber.subscribe(...topics) : Promise.resolve();
+    subscribed.then(
+      () => {
+        for (const resync of resyncs) resync();
+      },
+      // Lost again: the next 'ready' tries once more.
+      () => undefined,
+    );
   });
 
   subscriber.on('message', (channel: string, raw: string) => {

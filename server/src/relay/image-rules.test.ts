@@ -1,19 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { RELAY_ROUTES, readRelayRequest } from './relay-request.js';
+import { checkImageRequest } from './image-rules.js';
 
-const images = RELAY_ROUTES.find((route) => route.mode === 'images')!;
-const read = (body: Record<string, unknown>) =>
-  readRelayRequest(images, Buffer.from(JSON.stringify(body)), 'application/json', undefined);
+/** The check as the pipeline runs it: on the model the channel maps to (dall-e-2 by default). */
+const outcome = (body: Record<string, unknown>): unknown => {
+  try {
+    checkImageRequest(typeof body['model'] === 'string' ? body['model'] : 'dall-e-2', body);
+    return 'accepted';
+  } catch (error) {
+    return error;
+  }
+};
 
 describe('image requests: one-api’s size, n and prompt rules per model', () => {
-  it('accepts what each model draws, with one-api’s defaults (dall-e-2, 1024x1024, n 1)', async () => {
-    await expect(read({ prompt: 'a cat' })).resolves.toMatchObject({ model: 'dall-e-2' });
-    await expect(read({ model: 'dall-e-2', prompt: 'a cat', size: '256x256', n: 10 })).resolves.toBeDefined();
-    await expect(read({ model: 'dall-e-3', prompt: 'a cat', size: '1792x1024' })).resolves.toBeDefined();
-    await expect(read({ model: 'wanx-v1', prompt: 'a cat', size: '720x1280', n: 4 })).resolves.toBeDefined();
-    // cogview-3 draws any size; a model without rules (newer ones) is not checked.
-    await expect(read({ model: 'cogview-3', prompt: 'a cat', size: '333x777' })).resolves.toBeDefined();
-    await expect(read({ model: 'gpt-image-1', prompt: 'a cat', size: '1536x1024' })).resolves.toBeDefined();
+  it('accepts what each model draws, with one-api’s defaults (1024x1024, n 1)', () => {
+    for (const body of [
+      { prompt: 'a cat' },
+      { model: 'dall-e-2', prompt: 'a cat', size: '256x256', n: 10 },
+      { model: 'dall-e-3', prompt: 'a cat', size: '1792x1024' },
+      { model: 'wanx-v1', prompt: 'a cat', size: '720x1280', n: 4 },
+      // cogview-3 draws any size; a model without rules (newer ones) is not checked.
+      { model: 'cogview-3', prompt: 'a cat', size: '333x777' },
+      { model: 'gpt-image-1', prompt: 'a cat', size: '1536x1024' },
+    ])
+      expect([body, outcome(body)]).toEqual([body, 'accepted']);
   });
 
   it.each([
@@ -47,14 +56,7 @@ describe('image requests: one-api’s size, n and prompt rules per model', () =>
       'prompt_too_long',
       'prompt is too long for cogview-3 (at most 833 bytes)',
     ],
-  ])('refuses %j with a 400 %s', async (body, code, message) => {
-    await expect(read(body)).rejects.toMatchObject({ status: 400, code, message });
-  });
-
-  it('still refuses a missing prompt first', async () => {
-    await expect(read({ model: 'dall-e-3' })).rejects.toMatchObject({
-      status: 400,
-      message: 'prompt is required',
-    });
+  ])('refuses %j with a 400 %s', (body, code, message) => {
+    expect(outcome(body)).toMatchObject({ status: 400, code, message });
   });
 });

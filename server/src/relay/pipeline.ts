@@ -7,6 +7,7 @@ import { billableUsage } from './billable-usage.js';
 import type { Billing } from './billing.js';
 import type { Payer } from './settlement-batch.js';
 import { channelMetaOf, mapModel, withSystemPrompt } from './channel-meta.js';
+import { checkImageRequest } from './image-rules.js';
 import type { ClientLink } from './client-link.js';
 import type { KeyAuth } from './key-auth.js';
 import {
@@ -144,7 +145,9 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
         throw error;
       }
       failure = error.error;
-      deps.onChannelFailure(candidate.row.id, error.error);
+      // A kind of request the channel's type cannot take says nothing about the channel's health.
+      if (error.error.code !== 'unsupported_channel_type')
+        deps.onChannelFailure(candidate.row.id, error.error);
       deps.logger.warn(
         {
           requestId: call.requestId,
@@ -165,6 +168,8 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
     const adaptor = provider?.adaptor;
     if (!adaptor || !adaptor.modes.includes(request.mode)) throw unsupportedChannel(row.type, request.mode);
     const model = mapModel(row, request.model);
+    // As one-api: checked against the model the channel maps to; a 400, whichever channel is next.
+    if (request.mode === 'images') checkImageRequest(model, request.body);
     const systemPrompt = request.mode === 'chat' ? (row.system_prompt ?? '').trim() : '';
     const channel = channelMetaOf(row, provider);
     const body = systemPrompt ? withSystemPrompt(request.body, systemPrompt) : request.body;

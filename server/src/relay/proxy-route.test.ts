@@ -106,6 +106,11 @@ describe('relay: /v1/oneapi/proxy/{channel id}/{path} for administrators', () =>
     );
     expect((await proxy(admin, '999999/v1/files')).status).toBe(400);
     expect((await proxy(admin, 'abc/v1/files')).status).toBe(400);
+    // An id not written in plain digits is refused: the path after it could not be cut cleanly.
+    expect(
+      (await proxy(admin, `${encodeURIComponent(String(channelId)).replace(/\d/, (d) => `%3${d}`)}/v1/files`))
+        .status,
+    ).toBe(400);
     expect((await fetch(`${fixture.server.url}/v1/oneapi/proxy/${channelId}/v1/files`)).status).toBe(401);
     const disabled = await fixture.channel({ name: 'off', base_url: upstream.url, models: 'gpt-4o' });
     expect((await fixture.root.put('/api/channel/', { id: disabled, status: 2 })).body.success).toBe(true);

@@ -42,7 +42,10 @@ export const proxyRoute = (deps: RelayRouteDeps) => async (c: Context<AppEnv>) =
   );
   if (!isAdminRole(auth.user.role))
     throw relayError(403, 'proxy_forbidden', 'only an administrator’s key may use the proxy');
-  const id = c.req.param('channelid') ?? '';
+  // The path as it came, still encoded: /v1/oneapi/proxy/{id}/{target…}. An id written any other way
+  // than in digits (%31 for 1, say) is refused, so the target is always the rest after it.
+  const url = new URL(c.req.url);
+  const [, , , , id = '', ...rest] = url.pathname.split('/');
   const row = /^\d{1,9}$/.test(id) ? await deps.index.channel(Number(id)) : undefined;
   if (!row) throw relayError(400, 'invalid_channel', 'invalid channel id');
   if (row.status !== CHANNEL_STATUS.enabled)
@@ -52,8 +55,7 @@ export const proxyRoute = (deps: RelayRouteDeps) => async (c: Context<AppEnv>) =
   const method = c.req.method.toUpperCase();
   if (!METHODS.has(method)) throw relayError(405, 'method_not_allowed', `method ${method} is not proxied`);
 
-  const url = new URL(c.req.url);
-  const target = url.pathname.slice(`/v1/oneapi/proxy/${id}`.length) || '/';
+  const target = `/${rest.join('/')}`;
   const headers: Record<string, string> = {};
   c.req.raw.headers.forEach((value, name) => {
     if (!NOT_FORWARDED.has(name)) headers[name] = value;
@@ -73,6 +75,10 @@ export const proxyRoute = (deps: RelayRouteDeps) => async (c: Context<AppEnv>) =
     );
   } catch {
     throw relayError(502, 'do_request_failed', 'the upstream could not be reached');
+  }
+  if (response.status < 200 || response.status > 599) {
+    response.body.destroy();
+    throw relayError(502, 'bad_response', `the upstream answered status ${response.status}`);
   }
   const answer = new Headers();
   for (const [name, value] of Object.entries(response.headers))

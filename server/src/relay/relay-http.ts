@@ -117,9 +117,24 @@ const pump = async (
     try {
       chunk = await source.next();
     } catch {
-      // The upstream broke off: the client's connection is cut, so a truncated body never looks whole.
       response.off('close', onClose);
-      response.destroy();
+      // The upstream broke off. Before any byte: an error the client can read. After: the connection
+      // is cut, so a truncated body never looks whole.
+      if (first && !response.headersSent) {
+        const requestId = String(reply.headers['x-oneapi-request-id'] ?? '');
+        const failed = openAiErrorOf(
+          relayError(502, 'bad_response', 'the upstream broke off before its answer'),
+          requestId,
+        );
+        const text = JSON.stringify(failed.body);
+        response.writeHead(502, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(text),
+          'x-oneapi-request-id': requestId,
+          'access-control-allow-origin': '*',
+        });
+        response.end(text);
+      } else response.destroy();
       return;
     }
     if (chunk === undefined) break;

@@ -163,6 +163,24 @@ describe('relay modes: embeddings, completions, moderations, images, audio, Azur
     expect(answer.json.error).toMatchObject({ code: 'n_not_within_range' });
     expect(upstream.requests).toHaveLength(before);
     expect(await logsAfterIdle(user)).toHaveLength(0);
+    // The rules are those of the model the channel maps to, as in one-api.
+    await fixture.channel({
+      name: 'drawing',
+      base_url: upstream.url,
+      models: 'house-draw',
+      group: 'drawing',
+      model_mapping: '{"house-draw":"dall-e-3"}',
+    });
+    const artist = await fixture.user({ quota: 100_000, group: 'drawing' });
+    const mapped = await relayPost(fixture, `sk-${artist.key}`, '/v1/images/generations', {
+      model: 'house-draw',
+      prompt: 'a cat',
+      size: '512x512',
+    });
+    expect(mapped.status).toBe(400);
+    expect(mapped.json.error).toMatchObject({ code: 'size_not_supported' });
+    expect(upstream.requests).toHaveLength(before);
+    expect((await userCounters(db(), artist.userId)).quota).toBe(100_000);
   });
 
   it('passes speech bytes through and bills the input’s length in bytes × ratio', async () => {
@@ -219,6 +237,19 @@ describe('relay modes: embeddings, completions, moderations, images, audio, Azur
     });
     expect(answer.status).toBe(200);
     await expect(answer.arrayBuffer()).rejects.toThrow();
+    expect(await logsAfterIdle(user)).toHaveLength(0);
+    expect((await userCounters(db(), user.userId)).quota).toBe(3000);
+    // Broken off before its first byte: an answer the client can read, still nothing billed.
+    upstream.breakNext(1, false);
+    const early = await fetch(`${fixture.server.url}/v1/audio/speech`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${user.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'tts-1', voice: 'alloy', input: 'hello' }),
+    });
+    expect(early.status).toBe(502);
+    const failed = (await early.json()) as { error: { code: string; message: string } };
+    expect(failed.error.code).toBe('bad_response');
+    expect(failed.error.message).toMatch(/^the upstream broke off before its answer \(request id: \w+\)$/);
     expect(await logsAfterIdle(user)).toHaveLength(0);
     expect((await userCounters(db(), user.userId)).quota).toBe(3000);
   });

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { relayError } from '../lib/app-error.js';
 import type { RelayMode } from './adaptors/adaptor.js';
-import { checkImageRequest } from './image-rules.js';
 
 /** The relay's route table: mode, body kind and default model of each OpenAI path. */
 export interface RelayRoute {
@@ -191,7 +190,6 @@ const validated = (
     const result = RELAY_SCHEMAS[route.mode].safeParse(body);
     if (!result.success) throw invalid(describe(result.error));
   }
-  if (route.mode === 'images') checkImageRequest(String(body['model']).trim(), body);
   const options = body['stream_options'];
   return {
     mode: route.mode,

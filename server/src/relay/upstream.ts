@@ -126,7 +126,11 @@ export const createUpstream = (timeoutSeconds: number, proxyUrl = '') => {
   ): Promise<UpstreamResponse> => {
     const { origin, path } = targetOf(url);
     return new Promise((resolve, reject) => {
-      agent.dispatch({ origin, path, method, headers, body }, new UpstreamCall(signal, resolve, reject));
+      // Timeouts per call too: a proxy's own pools (socks5, http targets) do not take the agent's.
+      agent.dispatch(
+        { origin, path, method, headers, body, headersTimeout: timeout, bodyTimeout: timeout },
+        new UpstreamCall(signal, resolve, reject),
+      );
     });
   };
 

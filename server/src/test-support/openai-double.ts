@@ -14,8 +14,8 @@ export interface OpenAiDouble extends Listening {
   readonly requests: RecordedRequest[];
   /** Answer the next N requests with this status and OpenAI error body. */
   failNext(count: number, status: number, message?: string): void;
-  /** Answer the next N requests with 200 and the start of a body, then drop the connection. */
-  breakNext(count: number): void;
+  /** Answer the next N requests with 200 and the start of a body (or none), then drop the connection. */
+  breakNext(count: number, withBytes?: boolean): void;
   /** Usage the double reports; `undefined` makes it omit usage entirely. */
   usage: { prompt_tokens: number; completion_tokens: number } | undefined;
   /** The reply text of chat completions. */
@@ -120,7 +120,8 @@ export const startOpenAiDouble = async (): Promise<OpenAiDouble> => {
     const failure = failures.shift();
     if (failure?.status === BROKEN) {
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': 4096 });
-      response.write('{"id":"chatcmpl-123","object":"chat.com');
+      if (failure.message === 'no bytes') response.flushHeaders();
+      else response.write('{"id":"chatcmpl-123","object":"chat.com');
       setTimeout(() => response.socket?.destroy(), 20);
       return;
     }
@@ -221,8 +222,9 @@ export const startOpenAiDouble = async (): Promise<OpenAiDouble> => {
     failNext: (count, status, message = 'The server had an error while processing your request.') => {
       for (let index = 0; index < count; index += 1) failures.push({ status, message });
     },
-    breakNext: (count) => {
-      for (let index = 0; index < count; index += 1) failures.push({ status: BROKEN, message: '' });
+    breakNext: (count, withBytes = true) => {
+      for (let index = 0; index < count; index += 1)
+        failures.push({ status: BROKEN, message: withBytes ? '' : 'no bytes' });
     },
     get usage() {
       return state.usage;

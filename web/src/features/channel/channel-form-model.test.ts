@@ -106,6 +106,16 @@ describe('validation messages (spec §5)', () => {
     expect(problem(form({ key: '' }), true)).toBeUndefined();
   });
 
+  it('keeps stored AWS secrets only on an AWS channel: one turned into AWS needs every part', () => {
+    const parts = config({ ak: 'AKIA1', region: 'us-west-2' });
+    expect(problem(form({ type: 33, key: '', config: parts, storedType: 33 }), true)).toBeUndefined();
+    expect(problem(form({ type: 33, key: '', config: parts, storedType: 1 }), true)).toBe(
+      'channel.validation.nameAndKey',
+    );
+    const whole = config({ ak: 'AKIA1', sk: 'secret', region: 'us-west-2' });
+    expect(problem(form({ type: 33, key: '', config: whole, storedType: 1 }), true)).toBeUndefined();
+  });
+
   it('needs a model unless the type is Proxy (43)', () => {
     expect(problem(form({ models: [] }))).toBe('channel.validation.models');
     expect(problem(form({ type: 43, models: [] }))).toBeUndefined();

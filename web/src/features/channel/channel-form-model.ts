@@ -43,6 +43,8 @@ export interface ChannelFormState {
   priority: number | string;
   weight: number | string;
   testModel: string;
+  /** The type of the loaded channel: the secrets it has stored (key, sk, ADC) are of that type. */
+  storedType?: number;
 }
 
 const EMPTY_CONFIG: ChannelConfig = {
@@ -155,6 +157,9 @@ export const channelInputOf = (
   const key = composeKey({ ...form, batch: form.batch && canBatch(form.type, editing) });
   const name = form.name.trim();
   if (!editing && (name === '' || key === '')) return { problem: 'channel.validation.nameAndKey' };
+  // A channel turned into AWS or Vertex AI has no stored parts of that kind to keep: all are needed.
+  if (editing && key === '' && hasComposedKey(form.type) && form.storedType !== form.type)
+    return { problem: 'channel.validation.nameAndKey' };
   if (form.type !== PROXY && form.models.length === 0) return { problem: 'channel.validation.models' };
   const modelMapping = form.modelMapping.trim();
   if (modelMapping !== '' && !isValidJson(modelMapping))
@@ -210,6 +215,7 @@ export const channelFormOf = (channel: Channel): ChannelFormState => {
     priority: channel.priority,
     weight: channel.weight,
     testModel: channel.test_model,
+    storedType: channel.type,
   };
 };
 

@@ -112,7 +112,7 @@ export const KeyFields = ({ form, editing, set }: TypeFieldsProps) => {
     <Stack gap="sm">
       {inputs.map((input) => {
         // A stored secret is never read back: blank keeps it, as for the key.
-        const kept = editing && isSecretConfigField(input.field);
+        const kept = editing && form.storedType === form.type && isSecretConfigField(input.field);
         const props = {
           label: t(`channel.form.${input.label}`),
           placeholder: t(kept ? 'channel.form.secretEditPlaceholder' : `channel.form.${input.placeholder}`),
