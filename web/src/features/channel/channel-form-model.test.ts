@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
-import type { Channel } from '@sluice/contract/schemas/channel';
 import { describe, expect, it } from 'vitest';
+import { channelRecord } from '../../test-support/channel-record.js';
 import {
   canBatch,
   channelFormOf,
@@ -131,29 +131,17 @@ describe('validation messages (spec §5)', () => {
 });
 
 describe('editing a loaded channel', () => {
-  const channel: Channel = {
+  const channel = channelRecord({
     id: 7,
     type: 33,
-    key: '',
-    status: 1,
     name: 'bedrock',
     weight: 2,
-    created_time: 1,
-    test_time: 0,
-    response_time: 0,
-    base_url: '',
-    other: '',
-    balance: 0,
-    balance_updated_time: 0,
     models: 'claude-3-haiku,claude-3-sonnet',
     group: '',
-    used_quota: 0,
     model_mapping: '{"a":"b"}',
     priority: 1,
     config: '{"region":"us-west-2","ak":"AKIA","sk":"s3cret","extra":true}',
-    system_prompt: '',
-    test_model: '',
-  };
+  });
 
   it('leaves the key blank, splits lists, pretty-prints the mapping and reads the config', () => {
     const state = channelFormOf(channel);

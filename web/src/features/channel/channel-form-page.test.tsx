@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import { notifications, notificationsStore } from '@mantine/notifications';
-import type { Channel } from '@sluice/contract/schemas/channel';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../i18n/i18n.js';
+import { channelRecord } from '../../test-support/channel-record.js';
 import { renderScreen, stubApi } from '../../test-support/render.js';
 import { ChannelFormPage } from './channel-form-page.js';
 
@@ -36,28 +36,25 @@ const sent = (fetch: ReturnType<typeof stubApi>, method: string) =>
     .at(-1)?.body as Record<string, unknown> | undefined;
 
 /** An AWS channel as the server answers it: no key, and no secret key (sk) in its config. */
-const AWS_CHANNEL: Channel = {
+const AWS_CHANNEL = channelRecord({
   id: 7,
   type: 33,
-  key: '',
-  status: 1,
   name: 'bedrock',
-  weight: 0,
-  created_time: 1,
-  test_time: 0,
-  response_time: 0,
-  base_url: '',
-  other: '',
-  balance: 0,
-  balance_updated_time: 0,
   models: 'claude-3-haiku',
-  group: 'default',
-  used_quota: 0,
-  model_mapping: '',
-  priority: 0,
   config: '{"region":"us-west-2","ak":"AKIA"}',
-  system_prompt: '',
-  test_model: '',
+});
+
+/** The edit page of AWS_CHANNEL, loaded; the fetch stub records what the form sends. */
+const editAwsChannel = async () => {
+  const fetch = stubApi({
+    '/api/models': { success: true, data: CATALOGUE },
+    '/api/group/': { success: true, data: ['default'] },
+    '/api/channel/7': { success: true, data: AWS_CHANNEL },
+    '/api/channel/': { success: true, data: AWS_CHANNEL },
+  });
+  const { router } = renderScreen(<ChannelFormPage />, { path: '/channel/edit/:id', at: '/channel/edit/7' });
+  await waitFor(() => expect(field('name')?.value).toBe('bedrock'));
+  return { fetch, router };
 };
 
 describe('channel form', () => {
@@ -134,17 +131,7 @@ describe('channel form', () => {
   });
 
   it('edits an AWS channel: blank key, the key composed from ak|sk|region, no batch creation', async () => {
-    const fetch = stubApi({
-      '/api/models': { success: true, data: CATALOGUE },
-      '/api/group/': { success: true, data: ['default'] },
-      '/api/channel/7': { success: true, data: AWS_CHANNEL },
-      '/api/channel/': { success: true, data: AWS_CHANNEL },
-    });
-    const { router } = renderScreen(<ChannelFormPage />, {
-      path: '/channel/edit/:id',
-      at: '/channel/edit/7',
-    });
-    await waitFor(() => expect(field('name')?.value).toBe('bedrock'));
+    const { fetch, router } = await editAwsChannel();
     expect(field('key')).toBeNull();
     expect(screen.getByTestId('channel-key-composed').textContent).toContain('AK|SK|Region');
     expect(screen.queryByTestId('channel-batch')).toBeNull();
@@ -171,17 +158,7 @@ describe('channel form', () => {
   });
 
   it('edits an AWS channel with the secret key left blank: no key sent, the config without sk', async () => {
-    const fetch = stubApi({
-      '/api/models': { success: true, data: CATALOGUE },
-      '/api/group/': { success: true, data: ['default'] },
-      '/api/channel/7': { success: true, data: AWS_CHANNEL },
-      '/api/channel/': { success: true, data: AWS_CHANNEL },
-    });
-    const { router } = renderScreen(<ChannelFormPage />, {
-      path: '/channel/edit/:id',
-      at: '/channel/edit/7',
-    });
-    await waitFor(() => expect(field('name')?.value).toBe('bedrock'));
+    const { fetch, router } = await editAwsChannel();
     type('region', 'eu-west-1');
     submit();
     await waitFor(() => expect(router.state.location.pathname).toBe('/channel'));

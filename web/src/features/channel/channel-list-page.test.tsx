@@ -1,36 +1,13 @@
 // @vitest-environment happy-dom
 import { notifications, notificationsStore } from '@mantine/notifications';
-import type { Channel } from '@sluice/contract/schemas/channel';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../i18n/i18n.js';
+import { channelRecord } from '../../test-support/channel-record.js';
 import { renderScreen, stubApi } from '../../test-support/render.js';
 import { ChannelListPage } from './channel-list-page.js';
 
-const channel = (change: Partial<Channel>): Channel => ({
-  id: 1,
-  type: 1,
-  key: '',
-  status: 1,
-  name: 'openai',
-  weight: 0,
-  created_time: 1,
-  test_time: 0,
-  response_time: 0,
-  base_url: '',
-  other: '',
-  balance: 0,
-  balance_updated_time: 0,
-  models: 'gpt-4o-mini,gpt-4o',
-  group: 'default',
-  used_quota: 0,
-  model_mapping: '',
-  priority: 0,
-  config: '',
-  system_prompt: '',
-  test_model: '',
-  ...change,
-});
+const channel = channelRecord;
 
 const CHANNELS = [
   channel({ id: 1, type: 1, response_time: 0, balance: 12.345 }),
