@@ -35,7 +35,7 @@ describe('relay: /v1/oneapi/proxy/{channel id}/{path} for administrators', () =>
       response.writeHead(404, { 'content-type': 'application/json' });
       response.end('{"error":{"message":"no such path"}}');
     });
-    fixture = await startRelayFixture('sqlite');
+    fixture = await startRelayFixture('sqlite', { MAX_REQUEST_BODY_MB: '1' });
     channelId = await fixture.channel({
       name: 'proxied',
       key: 'sk-proxied-channel-key',
@@ -115,6 +115,17 @@ describe('relay: /v1/oneapi/proxy/{channel id}/{path} for administrators', () =>
     const disabled = await fixture.channel({ name: 'off', base_url: upstream.url, models: 'gpt-4o' });
     expect((await fixture.root.put('/api/channel/', { id: disabled, status: 2 })).body.success).toBe(true);
     expect((await proxy(admin, `${disabled}/v1/files`)).status).toBe(403);
+    expect(seen.length).toBe(before);
+  });
+
+  it('refuses a body over MAX_REQUEST_BODY_MB with 413, sending nothing on', async () => {
+    const before = seen.length;
+    const answer = await proxy(admin, `${channelId}/v1/files`, {
+      method: 'POST',
+      body: Buffer.alloc(1024 * 1024 + 1, 120),
+    });
+    expect(answer.status).toBe(413);
+    expect(((await answer.json()) as { error: { code: string } }).error.code).toBe('request_too_large');
     expect(seen.length).toBe(before);
   });
 });

@@ -44,7 +44,8 @@ const matchRoute = (url: string): { route: RelayRoute; pathModel?: string } | un
   }
 };
 
-const tooLarge = (limit: number) =>
+/** A body over MAX_REQUEST_BODY_MB: 413, for every relay route. */
+export const tooLarge = (limit: number) =>
   relayError(
     413,
     'request_too_large',

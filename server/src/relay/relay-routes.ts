@@ -7,6 +7,7 @@ import { clientIp } from '../api/middleware/rate-limit.js';
 import { authenticateKey, type KeyAuth } from './key-auth.js';
 import { modelList } from './model-list.js';
 import { proxyRoute } from './proxy-route.js';
+import { tooLarge } from './relay-http.js';
 import type { RelayRouteDeps } from './relay-dispatch.js';
 
 /** OpenAI's other paths (any method): an OpenAI-shaped 501, after the key is checked. */
@@ -82,12 +83,7 @@ export const relayRoutes = (deps: RelayRouteDeps) => {
     bodyLimit({
       maxSize: deps.config.maxRequestBodyBytes,
       onError: () => {
-        throw relayError(
-          413,
-          'request_too_large',
-          `the request body is larger than ${deps.config.maxRequestBodyBytes} bytes`,
-          'invalid_request_error',
-        );
+        throw tooLarge(deps.config.maxRequestBodyBytes);
       },
     }),
     proxyRoute(deps),
