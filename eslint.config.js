@@ -33,7 +33,7 @@ export default tseslint.config(
       'server/src/services/**',
       'server/src/db/**',
       'server/src/lib/**',
-      'server/src/relay/adaptors/**',
+      'server/src/relay/providers/**',
     ],
     rules: {
       'no-restricted-imports': [

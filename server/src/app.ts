@@ -4,16 +4,16 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
 import { AppError } from './lib/app-error.js';
 import { createRequestId } from './lib/time.js';
-import type { AppEnv } from './api/app-env.js';
+import type { AppEnv } from './http/app-env.js';
 import { consoleStatic } from './api/console-static.js';
-import type { Metrics } from './api/metrics.js';
+import type { Metrics } from './http/metrics.js';
 import { loadSession } from './api/middleware/auth.js';
 import { rateLimit } from './api/middleware/rate-limit.js';
 import { API_ROUTES, type RouteDeps } from './api/api-routes.js';
-import { billingRoutes } from './relay/billing-routes.js';
-import type { RelayRouteDeps } from './relay/relay-dispatch.js';
-import { openAiErrorOf } from './relay/openai-error.js';
-import { relayRoutes } from './relay/relay-routes.js';
+import { billingRoutes } from './relay/http/billing-routes.js';
+import type { RelayRouteDeps } from './relay/request/relay-dispatch.js';
+import { openAiErrorOf } from './relay/http/openai-error.js';
+import { relayRoutes } from './relay/http/relay-routes.js';
 import type { Services } from './services/services.js';
 
 export interface AppDeps {

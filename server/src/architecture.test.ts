@@ -63,7 +63,7 @@ const RULES: readonly { from: RegExp; to: RegExp; why: string }[] = [
     why: 'api routes are thin and never reach the relay',
   },
   {
-    from: /^server\/src\/relay\/adaptors\/(?!.*\.test\.ts$)/,
+    from: /^server\/src\/relay\/providers\/(?!.*\.test\.ts$)/,
     to: /^(server\/src\/(db|cache|services|api)\/|npm:hono)/,
     why: 'adaptors are pure translators',
   },

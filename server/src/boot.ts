@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { createApp, type App } from './app.js';
 import { createHttpListener, type HttpListener } from './http-listener.js';
-import { createMetrics } from './api/metrics.js';
+import { createMetrics } from './http/metrics.js';
 import type { Cache } from './cache/cache.js';
 import { createMemoryCache } from './cache/memory-cache.js';
 import type { Config } from './config/env.js';
@@ -14,15 +14,15 @@ import { createOptionStore } from './services/option-store.js';
 import { createQuotaReminder } from './services/quota-reminder.js';
 import { createRootNotifier } from './services/root-notifier.js';
 import { createServices, type Services } from './services/services.js';
-import { createBilling } from './relay/billing.js';
-import { createRelayIndex } from './relay/relay-index.js';
-import { createUpstream } from './relay/upstream.js';
-import { createChannelStatus } from './relay/channel-status.js';
-import { createChannelMetrics } from './relay/channel-metrics.js';
-import { createChannelTestRunner } from './relay/channel-test-runner.js';
-import { shouldDisableChannel } from './relay/disable-rules.js';
-import { channelOperationRoutes, modelCatalogueRoutes } from './relay/relay-api-routes.js';
-import { createRelayHttp } from './relay/relay-http.js';
+import { createBilling } from './relay/metering/billing.js';
+import { createRelayIndex } from './relay/routing/relay-index.js';
+import { createUpstream } from './relay/upstream/upstream.js';
+import { createChannelStatus } from './channels/channel-status.js';
+import { createChannelMetrics } from './channels/channel-metrics.js';
+import { createChannelTestRunner } from './channels/channel-test-runner.js';
+import { shouldDisableChannel } from './channels/disable-rules.js';
+import { channelOperationRoutes, modelCatalogueRoutes } from './channels/channel-operation-routes.js';
+import { createRelayHttp } from './relay/http/relay-http.js';
 
 export interface Sluice {
   readonly app: App;

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { App } from './app.js';
-import type { NodeHandler } from './relay/relay-http.js';
+import type { NodeHandler } from './relay/http/relay-http.js';
 
 export type HttpListener = (request: IncomingMessage, response: ServerResponse) => void;
 

@@ -1,7 +1,7 @@
 import { emailQuerySchema, passwordResetRequestSchema } from '@sluice/contract/schemas/account';
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { Services } from '../services/services.js';
-import type { AppEnv } from './app-env.js';
+import type { AppEnv } from '../http/app-env.js';
 import { turnstileCheck } from './middleware/turnstile.js';
 import { ok, readJson, readQuery } from './respond.js';
 

@@ -1,7 +1,7 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import type { Services } from '../services/services.js';
 import { accountMailRoutes } from './account-mail-routes.js';
-import type { AppEnv } from './app-env.js';
+import type { AppEnv } from '../http/app-env.js';
 import { channelRoutes } from './channel-routes.js';
 import { groupRoutes } from './group-routes.js';
 import { logRoutes } from './log-routes.js';

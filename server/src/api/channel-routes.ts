@@ -3,7 +3,7 @@ import { createChannelRequestSchema, updateChannelRequestSchema } from '@sluice/
 import { pageQuerySchema } from '@sluice/contract/schemas/common';
 import { Hono } from 'hono';
 import type { Services } from '../services/services.js';
-import type { AppEnv } from './app-env.js';
+import type { AppEnv } from '../http/app-env.js';
 import { requireRole } from './middleware/auth.js';
 import { ok, readId, readJson, readKeyword, readQuery } from './respond.js';
 

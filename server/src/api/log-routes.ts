@@ -12,7 +12,7 @@ import {
 import { Hono, type Context } from 'hono';
 import { nowSeconds } from '../lib/time.js';
 import type { Services } from '../services/services.js';
-import type { AppEnv } from './app-env.js';
+import type { AppEnv } from '../http/app-env.js';
 import { requireRole } from './middleware/auth.js';
 import { ok, readQuery } from './respond.js';
 

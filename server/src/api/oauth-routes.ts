@@ -6,7 +6,7 @@ import { businessError } from '../lib/app-error.js';
 import { USER_BANNED } from '../services/oauth-service.js';
 import type { Services } from '../services/services.js';
 import { toLoginRecord } from '../services/user-record.js';
-import type { AppEnv } from './app-env.js';
+import type { AppEnv } from '../http/app-env.js';
 import { requireRole } from './middleware/auth.js';
 import { ok, readQuery } from './respond.js';
 import { ensureSession, startUserSession } from './session-helpers.js';

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { Services } from '../services/services.js';
 import type { Session, SessionData } from '../services/session-store.js';
-import type { AppEnv } from './app-env.js';
+import type { AppEnv } from '../http/app-env.js';
 import { writeSessionCookie } from './middleware/session-cookie.js';
 
 /** The request's session, or a new anonymous one (user 0) with its cookie. */

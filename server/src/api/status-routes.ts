@@ -2,7 +2,7 @@ import type { Status } from '@sluice/contract/schemas/status';
 import { Hono } from 'hono';
 import { SLUICE_VERSION } from '../lib/version.js';
 import type { OptionStore } from '../services/option-store.js';
-import type { AppEnv } from './app-env.js';
+import type { AppEnv } from '../http/app-env.js';
 import { ok } from './respond.js';
 
 /** The public status record (one-api §3.1; Sluice's defaults). */

@@ -8,7 +8,7 @@ import { pageQuerySchema } from '@sluice/contract/schemas/common';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Services } from '../services/services.js';
-import type { AppEnv } from './app-env.js';
+import type { AppEnv } from '../http/app-env.js';
 import { requireRole } from './middleware/auth.js';
 import { ok, readId, readJson, readKeyword, readQuery } from './respond.js';
 

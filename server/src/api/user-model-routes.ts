@@ -1,7 +1,7 @@
 import { ROLES } from '@sluice/contract/roles';
 import { Hono } from 'hono';
 import type { Services } from '../services/services.js';
-import type { AppEnv } from './app-env.js';
+import type { AppEnv } from '../http/app-env.js';
 import { requireRole } from './middleware/auth.js';
 import { ok } from './respond.js';
 

@@ -8,7 +8,7 @@ import {
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { Services } from '../services/services.js';
 import { toLoginRecord } from '../services/user-record.js';
-import type { AppEnv } from './app-env.js';
+import type { AppEnv } from '../http/app-env.js';
 import { requireRole } from './middleware/auth.js';
 import { turnstileCheck } from './middleware/turnstile.js';
 import { clearSessionCookie, writeSessionCookie } from './middleware/session-cookie.js';

@@ -1,5 +1,11 @@
 import { createSseParser } from '../lib/sse.js';
-import type { Adaptor, ChannelMeta, RelayRequestMeta, StreamStep, Usage } from '../relay/adaptors/adaptor.js';
+import type {
+  Adaptor,
+  ChannelMeta,
+  RelayRequestMeta,
+  StreamStep,
+  Usage,
+} from '../relay/providers/adaptor.js';
 
 /** A request meta for adaptor fixtures: chat on a channel of the given type, overridable. */
 export const fixtureMeta = (

@@ -3,7 +3,7 @@ import { USER_STATUS } from '@sluice/contract/statuses';
 import type { MiddlewareHandler } from 'hono';
 import { AppError, businessError } from '../../lib/app-error.js';
 import type { Services } from '../../services/services.js';
-import type { AppEnv } from '../app-env.js';
+import type { AppEnv } from '../../http/app-env.js';
 import { clearSessionCookie, readSessionId } from './session-cookie.js';
 
 export const NOT_LOGGED_IN = 'no permission: not logged in and no access token';

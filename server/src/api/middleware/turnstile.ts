@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { businessError } from '../../lib/app-error.js';
 import type { Services } from '../../services/services.js';
-import type { AppEnv } from '../app-env.js';
+import type { AppEnv } from '../../http/app-env.js';
 import { saveSessionData } from '../session-helpers.js';
 import { clientIp } from './rate-limit.js';
 

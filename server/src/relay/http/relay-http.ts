@@ -1,0 +1,296 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import type { Logger } from 'pino';
+import type { Metrics } from '../../http/metrics.js';
+import { pickClientIp } from '../../api/middleware/rate-limit.js';
+import { relayError } from '../../lib/app-error.js';
+import { createRequestId } from '../../lib/time.js';
+import { ClientLink } from './client-link.js';
+import { authenticateKey } from '../request/key-auth.js';
+import { openAiErrorOf } from './openai-error.js';
+import { dispatchRelay, type RelayRouteDeps } from '../request/relay-dispatch.js';
+import { RELAY_ROUTES, type RelayRoute } from '../request/relay-request.js';
+import type { ChunkSource, RelayReply } from '../pipeline/relay-response.js';
+
+export interface RelayHttpDeps {
+  readonly relay: RelayRouteDeps;
+  readonly metrics: Metrics;
+  readonly logger: Logger;
+}
+
+/** Serves the request and answers true when it is one of the relay's POST routes; false leaves it alone. */
+export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+const HEADERS_FOR_ADAPTORS = ['anthropic-version', 'anthropic-beta'] as const;
+const STATIC_ROUTES = new Map(
+  RELAY_ROUTES.filter((route) => !route.path.includes(':')).map((route) => [route.path, route]),
+);
+const ENGINE_ROUTE = RELAY_ROUTES.find((route) => route.path.includes(':model'));
+const ENGINE_PATH = /^\/v1\/engines\/([^/]+)\/embeddings$/;
+
+/** The route a POST path names (query and trailing slashes ignored, as on the other routes). */
+const matchRoute = (url: string): { route: RelayRoute; pathModel?: string } | undefined => {
+  const query = url.indexOf('?');
+  let path = query === -1 ? url : url.slice(0, query);
+  while (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+  const route = STATIC_ROUTES.get(path);
+  if (route) return { route };
+  const engine = ENGINE_PATH.exec(path);
+  if (!ENGINE_ROUTE || !engine?.[1]) return undefined;
+  try {
+    return { route: ENGINE_ROUTE, pathModel: decodeURIComponent(engine[1]) };
+  } catch {
+    return undefined;
+  }
+};
+
+/** A body over MAX_REQUEST_BODY_MB: 413, for every relay route. */
+export const tooLarge = (limit: number) =>
+  relayError(
+    413,
+    'request_too_large',
+    `the request body is larger than ${limit} bytes`,
+    'invalid_request_error',
+  );
+
+/** Reads the request body from the socket, refusing more than `limit` bytes. */
+const readBody = (request: IncomingMessage, limit: number): Buffer | Promise<Buffer> => {
+  // Usually the whole body came with the headers and the parser has already buffered all of it:
+  // take it at once rather than through the stream's events a few ticks later.
+  if (request.complete && request.readableLength <= limit) {
+    const buffered = request.read() as Buffer | null;
+    return buffered ?? Buffer.alloc(0);
+  }
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        request.off('data', onData);
+        request.resume();
+        reject(tooLarge(limit));
+      } else parts.push(chunk);
+    };
+    request.on('data', onData);
+    request.once('end', () => resolve(parts.length === 1 && parts[0] ? parts[0] : Buffer.concat(parts)));
+    request.once('error', reject);
+    request.once('close', () => {
+      if (!request.complete) reject(relayError(499, 'client_closed', 'the client closed the request'));
+    });
+  });
+};
+
+/** The body as sent, or inflated when the client sent it gzip-encoded (bounded like a plain body). */
+const inflate = (request: IncomingMessage, raw: Buffer, limit: number): Buffer => {
+  if ((request.headers['content-encoding'] ?? '').trim().toLowerCase() !== 'gzip') return raw;
+  try {
+    return gunzipSync(raw, { maxOutputLength: limit });
+  } catch (error) {
+    if (error instanceof RangeError) throw tooLarge(limit);
+    throw relayError(
+      400,
+      'invalid_gzip',
+      'the gzip-encoded body could not be decoded',
+      'invalid_request_error',
+    );
+  }
+};
+
+/**
+ * Writes a stream to the client as it comes, waiting when the socket is full; stops when the client
+ * left. The status line and headers go out with the first chunk (as Node sends them anyway); a stream
+ * that came whole goes out as one body with its length.
+ */
+const pump = async (
+  response: ServerResponse,
+  reply: RelayReply,
+  source: ChunkSource,
+  afterFirstChunk: () => void,
+): Promise<void> => {
+  let first = true;
+  const onClose = () => {
+    if (!response.writableFinished) source.cancel();
+  };
+  response.once('close', onClose);
+  for (;;) {
+    let chunk;
+    try {
+      chunk = await source.next();
+    } catch {
+      response.off('close', onClose);
+      // The upstream broke off. Before any byte: an error the client can read. After: the connection
+      // is cut, so a truncated body never looks whole.
+      if (first && !response.headersSent) {
+        const requestId = String(reply.headers['x-oneapi-request-id'] ?? '');
+        const failed = openAiErrorOf(
+          relayError(502, 'bad_response', 'the upstream broke off before its answer'),
+          requestId,
+        );
+        const text = JSON.stringify(failed.body);
+        response.writeHead(502, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(text),
+          'x-oneapi-request-id': requestId,
+          'access-control-allow-origin': '*',
+        });
+        response.end(text);
+      } else response.destroy();
+      return;
+    }
+    if (chunk === undefined) break;
+    if (response.destroyed) {
+      // Gone before its 'close' was heard: end the upstream and bill what was generated now.
+      source.cancel();
+      break;
+    }
+    if (first) {
+      if (source.done) reply.headers['content-length'] = chunk.byteLength;
+      response.writeHead(reply.status, reply.headers);
+    }
+    if (source.done) {
+      // The last chunk goes out with the end of the response: one write instead of two.
+      response.off('close', onClose);
+      response.end(chunk);
+      if (first) afterFirstChunk();
+      return;
+    }
+    const flowing = response.write(chunk);
+    if (first) {
+      first = false;
+      afterFirstChunk();
+    }
+    if (!flowing)
+      await new Promise<void>((resume) => {
+        const done = () => {
+          response.off('drain', done);
+          response.off('close', done);
+          resume();
+        };
+        response.once('drain', done);
+        response.once('close', done);
+      });
+  }
+  response.off('close', onClose);
+  if (!response.destroyed) {
+    if (first) response.writeHead(reply.status, reply.headers);
+    response.end();
+  }
+  if (first) afterFirstChunk();
+};
+
+/**
+ * The relay's POST routes on the Node request and response themselves: the hot path skips the web
+ * `Request`/`Response` objects and the middleware chain the other surfaces use. Everything Hono's
+ * middleware gives the other routes is done here too: the request id, CORS, the body limit, metrics,
+ * the access log line and the one translation of errors into OpenAI's shape.
+ */
+export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
+  const { relay, metrics, logger } = deps;
+  const limit = relay.config.maxRequestBodyBytes;
+
+  const serve = async (
+    request: IncomingMessage,
+    route: RelayRoute,
+    pathModel: string | undefined,
+    requestId: string,
+    clientSignal: ClientLink,
+  ): Promise<RelayReply> => {
+    const headers = request.headers;
+    if (Number(headers['content-length'] ?? 0) > limit) throw tooLarge(limit);
+    const clientIp = pickClientIp(
+      typeof headers['x-forwarded-for'] === 'string' ? headers['x-forwarded-for'] : undefined,
+      request.socket.remoteAddress,
+      relay.config.trustProxy,
+    );
+    const authenticated = authenticateKey(relay, headers.authorization, clientIp);
+    const auth = authenticated instanceof Promise ? await authenticated : authenticated;
+    // This runs as the headers are parsed, before the parser has handed over the body that usually
+    // came with them: once the parser is through (setImmediate), it is read at once.
+    if (!request.complete) await new Promise<void>((resolve) => setImmediate(resolve));
+    const body = readBody(request, limit);
+    const raw = inflate(request, body instanceof Promise ? await body : body, limit);
+    const clientHeaders: Record<string, string> = {};
+    for (const name of HEADERS_FOR_ADAPTORS) {
+      const value = headers[name];
+      if (typeof value === 'string' && value !== '') clientHeaders[name] = value;
+    }
+    return dispatchRelay(relay, {
+      route,
+      auth,
+      raw,
+      contentType: headers['content-type'] ?? '',
+      pathModel,
+      requestId,
+      clientSignal,
+      clientHeaders,
+    });
+  };
+
+  const answer = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    route: RelayRoute,
+    pathModel?: string,
+  ) => {
+    const started = performance.now();
+    const requestId = createRequestId();
+    const client = new ClientLink();
+    response.once('close', () => {
+      if (!response.writableFinished) client.abort();
+    });
+    let reply: RelayReply;
+    try {
+      reply = await serve(request, route, pathModel, requestId, client);
+    } catch (error) {
+      const translated = openAiErrorOf(error, requestId);
+      if (translated.unexpected) logger.error({ err: error, requestId, path: route.path }, 'unhandled error');
+      reply = {
+        status: translated.status,
+        headers: {
+          'content-type': 'application/json',
+          'x-oneapi-request-id': requestId,
+          // The unread rest of an oversized body makes the connection unusable: the client must reconnect.
+          ...(translated.status === 413 ? { connection: 'close' } : {}),
+        },
+        body: JSON.stringify(translated.body),
+      };
+    }
+    const { status, body, headers } = reply;
+    headers['access-control-allow-origin'] = '*';
+    if (response.destroyed) {
+      if (typeof body === 'object' && !(body instanceof Uint8Array)) body.cancel();
+    } else if (typeof body === 'string' || body instanceof Uint8Array) {
+      headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+      response.writeHead(status, headers);
+      response.end(body);
+    }
+    // Counted once the answer (or a stream's first chunk) is out: nothing on the way to the client.
+    const account = () => {
+      const elapsed = performance.now() - started;
+      metrics.observe('relay', 'POST', route.path, status, elapsed / 1000);
+      // Every relayed answer already has its consumption log row: the access line of a success is for
+      // debugging only (at info it costs the hot path more than the rest of its bookkeeping).
+      if (status >= 400 || logger.isLevelEnabled('debug'))
+        logger[status >= 400 ? 'info' : 'debug'](
+          { requestId, method: 'POST', path: route.path, status, ms: Math.round(elapsed) },
+          'request',
+        );
+    };
+    if (typeof body === 'object' && !(body instanceof Uint8Array) && !response.destroyed)
+      await pump(response, reply, body, account);
+    else account();
+  };
+
+  return (request, response) => {
+    if (request.method !== 'POST' || !request.url?.startsWith('/v1/')) return false;
+    const matched = matchRoute(request.url);
+    if (!matched) return false;
+    answer(request, response, matched.route, matched.pathModel).catch((error: unknown) => {
+      logger.error({ err: error, path: matched.route.path }, 'relay answer failed');
+      if (!response.headersSent) response.writeHead(500);
+      response.end();
+    });
+    return true;
+  };
+};

@@ -1,0 +1,97 @@
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import type { AppEnv } from '../../http/app-env.js';
+import { AppError, relayError } from '../../lib/app-error.js';
+import { clientIp } from '../../api/middleware/rate-limit.js';
+import { authenticateKey, type KeyAuth } from '../request/key-auth.js';
+import { modelList } from './model-list.js';
+import { proxyRoute } from './proxy-route.js';
+import { tooLarge } from './relay-http.js';
+import type { RelayRouteDeps } from '../request/relay-dispatch.js';
+
+/** OpenAI's other paths (any method): an OpenAI-shaped 501, after the key is checked. */
+const NOT_IMPLEMENTED = [
+  '/images/edits',
+  '/images/variations',
+  '/edits',
+  '/files',
+  '/fine_tuning',
+  '/fine-tunes',
+  '/assistants',
+  '/threads',
+  '/batches',
+  '/responses',
+  '/vector_stores',
+  '/uploads',
+  '/realtime',
+  '/organization',
+  '/evals',
+  '/containers',
+  '/conversations',
+  '/videos',
+  '/chatkit',
+].flatMap((path) => [path, `${path}/*`]);
+
+const notImplemented = () => relayError(501, 'api_not_implemented', 'API not implemented');
+
+/**
+ * The OpenAI-compatible gateway's other /v1 routes (the POST relay routes are served by
+ * relay-http.ts). Errors are thrown: the app's one translation gives them OpenAI's shape and the
+ * request id.
+ */
+export const relayRoutes = (deps: RelayRouteDeps) => {
+  const routes = new Hono<AppEnv>({ strict: false });
+  routes.use(
+    '*',
+    cors({ origin: '*', allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], allowHeaders: ['*'] }),
+  );
+  const authenticate = async (c: Context<AppEnv>): Promise<KeyAuth> =>
+    authenticateKey(deps, c.req.header('authorization'), clientIp(c, deps.config.trustProxy));
+
+  routes.get('/models', async (c) => c.json(await modelList(deps.index, await authenticate(c))));
+  // One model of those the key may use: the same list as GET /v1/models.
+  routes.get('/models/:model', async (c) => {
+    const id = c.req.param('model');
+    const { data } = await modelList(deps.index, await authenticate(c));
+    const model = data.find((candidate) => candidate.id === id);
+    if (!model)
+      throw new AppError(
+        'model_not_found',
+        `The model '${id}' does not exist`,
+        404,
+        'invalid_request_error',
+        'model',
+      );
+    return c.json(model);
+  });
+  routes.delete('/models/:model', async (c) => {
+    await authenticate(c);
+    throw notImplemented();
+  });
+  // Stored chat completions (GET, POST to update, DELETE); POST /v1/chat/completions itself is relayed.
+  routes.get('/chat/completions', async (c) => {
+    await authenticate(c);
+    throw notImplemented();
+  });
+  routes.all('/chat/completions/*', async (c) => {
+    await authenticate(c);
+    throw notImplemented();
+  });
+  routes.all(
+    '/oneapi/proxy/:channelid/*',
+    bodyLimit({
+      maxSize: deps.config.maxRequestBodyBytes,
+      onError: () => {
+        throw tooLarge(deps.config.maxRequestBodyBytes);
+      },
+    }),
+    proxyRoute(deps),
+  );
+  for (const path of NOT_IMPLEMENTED)
+    routes.all(path, async (c) => {
+      await authenticate(c);
+      throw notImplemented();
+    });
+  return routes;
+};

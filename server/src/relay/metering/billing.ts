@@ -1,0 +1,113 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Tables } from '../../db/tables.js';
+import { relayError } from '../../lib/app-error.js';
+import type { ChangeFeed } from '../../services/change-feed.js';
+import { createSettlementBatcher, type Payer } from './settlement-batch.js';
+
+/** How long settlements gather before one transaction writes them all. */
+const SETTLEMENT_WINDOW_MS = 25;
+/**
+ * How long a user's quota read from the database answers the admission check. This instance's own
+ * moves are applied to it at once and console changes drop it at once (change feed); the bound only
+ * covers what other instances spend meanwhile. Money never depends on it: every move is atomic SQL.
+ */
+const QUOTA_FRESH_MS = 1000;
+
+type Db = Kysely<Tables> | Transaction<Tables>;
+
+const moveQuota = async (db: Db, payer: Payer, amount: number): Promise<void> => {
+  if (amount === 0) return;
+  await db
+    .updateTable('users')
+    .set((eb) => ({ quota: eb('quota', '-', amount) }))
+    .where('id', '=', payer.userId)
+    .execute();
+  if (!payer.unlimited)
+    await db
+      .updateTable('tokens')
+      .set((eb) => ({ remain_quota: eb('remain_quota', '-', amount) }))
+      .where('id', '=', payer.tokenId)
+      .execute();
+};
+
+/**
+ * Money for the relay, in atomic SQL only (`quota = quota - n`), so concurrent requests and several
+ * instances never lose a move. The consumption log row is written in the same transaction as the
+ * quota it accounts for when the logs share the database.
+ */
+export const createBilling = (db: Kysely<Tables>, logDb: Kysely<Tables>, changes: ChangeFeed) => {
+  const quotas = new Map<number, { quota: number; readAt: number }>();
+  const moveCached = (userId: number, amount: number) => {
+    const cached = quotas.get(userId);
+    if (cached) cached.quota += amount;
+  };
+  changes.on((change) => {
+    if (change.kind !== 'user') return;
+    if (typeof change.id === 'number') quotas.delete(change.id);
+    else quotas.clear();
+  });
+
+  /** Reserves quota before the call: refused when the user or a limited token cannot cover it. */
+  const reserve = async (payer: Payer, amount: number): Promise<void> => {
+    if (amount <= 0) return;
+    await db.transaction().execute(async (trx) => {
+      const user = await trx
+        .updateTable('users')
+        .set((eb) => ({ quota: eb('quota', '-', amount) }))
+        .where('id', '=', payer.userId)
+        .where('quota', '>=', amount)
+        .executeTakeFirst();
+      if (Number(user.numUpdatedRows) !== 1)
+        throw relayError(403, 'insufficient_user_quota', 'user quota is not enough');
+      if (payer.unlimited) return;
+      const token = await trx
+        .updateTable('tokens')
+        .set((eb) => ({ remain_quota: eb('remain_quota', '-', amount) }))
+        .where('id', '=', payer.tokenId)
+        .where('remain_quota', '>=', amount)
+        .executeTakeFirst();
+      if (Number(token.numUpdatedRows) !== 1)
+        throw relayError(403, 'pre_consume_token_quota_failed', 'token quota is not enough');
+    });
+    moveCached(payer.userId, -amount);
+  };
+
+  /** Gives a reservation back (a failed request costs nothing). */
+  const release = async (payer: Payer, amount: number): Promise<void> => {
+    await moveQuota(db, payer, -amount);
+    moveCached(payer.userId, amount);
+  };
+
+  /**
+   * Charges the real cost: the difference to the reservation, the counters, the log row; batched
+   * with the other settlements of the same few milliseconds into one transaction.
+   */
+  const settle = createSettlementBatcher(db, logDb, SETTLEMENT_WINDOW_MS, (userMoves) => {
+    for (const [userId, amount] of userMoves) moveCached(userId, amount);
+  });
+
+  /** The cached quota while it is fresh, else undefined (then ask `userQuota`): no await on a hit. */
+  const freshQuota = (userId: number): number | undefined => {
+    const cached = quotas.get(userId);
+    return cached && performance.now() - cached.readAt < QUOTA_FRESH_MS ? cached.quota : undefined;
+  };
+
+  /** The user's quota for the admission check: read from the database at most every QUOTA_FRESH_MS. */
+  const userQuota = async (userId: number): Promise<number> => {
+    const fresh = freshQuota(userId);
+    if (fresh !== undefined) return fresh;
+    const now = performance.now();
+    const row = await db.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirst();
+    const quota = row?.quota ?? 0;
+    if (row) {
+      // Bounded: one entry per user who relayed; a very large user base starts the cache over.
+      if (quotas.size >= 100_000) quotas.clear();
+      quotas.set(userId, { quota, readAt: now });
+    }
+    return quota;
+  };
+
+  return { reserve, release, settle, userQuota, freshQuota };
+};
+
+export type Billing = ReturnType<typeof createBilling>;

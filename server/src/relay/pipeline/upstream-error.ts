@@ -1,0 +1,93 @@
+import { AppError, relayError } from '../../lib/app-error.js';
+import type { Adaptor, ChannelMeta } from '../providers/adaptor.js';
+
+/**
+ * Statuses worth trying another channel for, as one-api: every failure but a 400, which is about the
+ * request itself. A 401, 403 or 404 is about the channel (its key, its account, a model or deployment
+ * it lacks), which another channel may not share.
+ */
+export const isRetryableStatus = (status: number): boolean =>
+  status !== 400 && (status < 200 || status > 299);
+
+/** Removes the channel's key and base URL from anything passed on to the client. */
+export const scrub = (text: string, channel: ChannelMeta): string => {
+  let out = text;
+  for (const secret of [channel.key, ...channel.key.split(/[|\n]/)].filter((part) => part.length >= 6))
+    out = out.split(secret).join('[redacted]');
+  if (channel.baseUrl) out = out.split(channel.baseUrl).join('[upstream]');
+  return out;
+};
+
+/** An upstream failure as the client sees it: the upstream status, OpenAI's error shape. */
+export const upstreamError = (
+  status: number,
+  raw: string,
+  adaptor: Adaptor,
+  channel: ChannelMeta,
+): AppError => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    parsed = undefined;
+  }
+  const info = adaptor.parseError(parsed);
+  const message = scrub(info?.message ?? `bad response status code ${status}`, channel);
+  return new AppError(
+    info?.code || 'bad_response_status_code',
+    message,
+    status,
+    info?.type || 'upstream_error',
+    info?.param ?? String(status),
+  );
+};
+
+/**
+ * A call that failed on the way (refused, reset, timed out, or broken off in the middle of the
+ * answer): worth another channel, unless the client itself went away.
+ */
+export const transportFailure = (error: unknown, clientGone: boolean): Error => {
+  if (clientGone) return relayError(499, 'client_closed', 'the client closed the request');
+  const timedOut = error instanceof Error && /timeout/i.test(error.name + error.message);
+  return new AttemptFailure(
+    relayError(
+      timedOut ? 504 : 502,
+      'do_request_failed',
+      timedOut ? 'the upstream did not answer in time' : 'the upstream could not be reached',
+    ),
+    true,
+  );
+};
+
+export class AttemptFailure extends Error {
+  constructor(
+    readonly error: AppError,
+    readonly retryable: boolean,
+  ) {
+    super(error.message);
+  }
+}
+
+/** A channel whose type Sluice cannot relay this kind of request to: the next channel may. */
+export const unsupportedChannel = (type: number, mode: string): AttemptFailure =>
+  new AttemptFailure(
+    relayError(
+      501,
+      'unsupported_channel_type',
+      `channel type ${type} does not support ${mode} requests in Sluice yet`,
+    ),
+    true,
+  );
+
+/** What the client hears when every channel failed: the last failure (a 429 said as one-api says it). */
+export const finalFailure = (failure: AppError | undefined, model: string, group: string): AppError => {
+  if (!failure)
+    return relayError(503, 'no_channel', `no available channel for model ${model} under group ${group}`);
+  if (failure.status !== 429) return failure;
+  return relayError(
+    429,
+    failure.code,
+    'upstream load of the current group is saturated, retry later',
+    failure.type,
+  );
+};

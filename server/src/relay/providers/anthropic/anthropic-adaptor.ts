@@ -1,0 +1,38 @@
+import type { Adaptor } from '../adaptor.js';
+import { anthropicBody } from './anthropic-request.js';
+import { parseAnthropicError, parseAnthropicResponse } from './anthropic-response.js';
+import {
+  createAnthropicStreamState,
+  mapAnthropicStreamEvent,
+  type AnthropicStreamState,
+} from './anthropic-stream.js';
+
+export const ANTHROPIC_DEFAULT_VERSION = '2023-06-01';
+
+/**
+ * Anthropic's Messages API (channel type 14): `POST <base>/v1/messages` with `x-api-key` and
+ * `anthropic-version` (the client's, else 2023-06-01; the client's `anthropic-beta` is passed on).
+ * Chat only; requests, responses and streams are converted to and from OpenAI's format.
+ */
+export const anthropicAdaptor: Adaptor = {
+  openAiFormat: false,
+  modes: ['chat'],
+  buildRequest: (body, meta) => {
+    const beta = meta.clientHeaders['anthropic-beta'];
+    return {
+      url: `${meta.channel.baseUrl}/v1/messages`,
+      headers: {
+        'x-api-key': meta.channel.key,
+        'anthropic-version': meta.clientHeaders['anthropic-version'] || ANTHROPIC_DEFAULT_VERSION,
+        ...(beta ? { 'anthropic-beta': beta } : {}),
+        'content-type': 'application/json',
+        ...(meta.stream ? { accept: 'text/event-stream' } : {}),
+      },
+      body: JSON.stringify(anthropicBody(body, meta.model, meta.stream)),
+    };
+  },
+  parseResponse: (body, meta) => parseAnthropicResponse(body, meta.model),
+  createStreamState: () => createAnthropicStreamState(),
+  mapStreamEvent: (event, state, meta) => mapAnthropicStreamEvent(event, state as AnthropicStreamState, meta),
+  parseError: parseAnthropicError,
+};

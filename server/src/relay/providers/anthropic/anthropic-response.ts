@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { nowSeconds } from '../../../lib/time.js';
+import type { ParsedResponse, UpstreamErrorInfo, Usage } from '../adaptor.js';
+import { parseOpenAiStyleError } from '../openai-errors.js';
+import {
+  chatCompletion,
+  replyText,
+  usageOf,
+  type FinishReason,
+  type ToolCall,
+} from '../openai-chat-response.js';
+
+const count = z.number().nullish();
+
+export const anthropicUsage = z.looseObject({
+  input_tokens: count,
+  output_tokens: count,
+  cache_creation_input_tokens: count,
+  cache_read_input_tokens: count,
+});
+
+export const anthropicBlock = z.looseObject({
+  type: z.string(),
+  text: z.string().optional(),
+  id: z.string().optional(),
+  name: z.string().optional(),
+  input: z.unknown().optional(),
+});
+
+export const anthropicMessage = z.looseObject({
+  id: z.string().default(''),
+  content: z.array(anthropicBlock).default([]),
+  stop_reason: z.string().nullish(),
+  usage: anthropicUsage.nullish(),
+});
+
+type AnthropicUsage = z.infer<typeof anthropicUsage>;
+
+/** Input tokens as billed: uncached input plus cache writes and cache reads. */
+export const inputTokensOf = (usage: AnthropicUsage | null | undefined): number =>
+  (usage?.input_tokens ?? 0) +
+  (usage?.cache_creation_input_tokens ?? 0) +
+  (usage?.cache_read_input_tokens ?? 0);
+
+const FINISH: Readonly<Record<string, FinishReason>> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  pause_turn: 'stop',
+  max_tokens: 'length',
+  model_context_window_exceeded: 'length',
+  tool_use: 'tool_calls',
+  refusal: 'content_filter',
+};
+
+export const finishReasonOf = (stopReason: string | null | undefined): FinishReason | null =>
+  stopReason ? (FINISH[stopReason] ?? 'stop') : null;
+
+/** Tool input as OpenAI's JSON arguments string. */
+export const argumentsOf = (input: unknown): string =>
+  input === undefined || input === null ? '{}' : JSON.stringify(input);
+
+/** A Messages API response as a `chat.completion`: text blocks joined, tool_use → tool_calls. */
+export const parseAnthropicResponse = (body: unknown, model: string): ParsedResponse => {
+  const parsed = anthropicMessage.safeParse(body);
+  const message = parsed.success ? parsed.data : anthropicMessage.parse({});
+  let content = '';
+  const toolCalls: ToolCall[] = [];
+  for (const block of message.content) {
+    if (block.type === 'text' && block.text) content += block.text;
+    if (block.type === 'tool_use')
+      toolCalls.push({
+        id: block.id ?? '',
+        type: 'function',
+        function: { name: block.name ?? '', arguments: argumentsOf(block.input) },
+      });
+  }
+  const usage: Usage | undefined = message.usage
+    ? usageOf(inputTokensOf(message.usage), message.usage.output_tokens ?? 0)
+    : undefined;
+  return {
+    body: chatCompletion(
+      `chatcmpl-${message.id}`,
+      model,
+      nowSeconds(),
+      [{ index: 0, content, toolCalls, finishReason: finishReasonOf(message.stop_reason) ?? 'stop' }],
+      usage,
+    ),
+    ...(usage ? { usage } : {}),
+    text: replyText(content, toolCalls),
+  };
+};
+
+const anthropicError = z.looseObject({
+  type: z.literal('error'),
+  error: z.looseObject({ type: z.string().default('upstream_error'), message: z.string().default('') }),
+});
+
+/** `{type:'error', error:{type, message}}` → message, type and code (= the type); else OpenAI-style. */
+export const parseAnthropicError = (body: unknown): UpstreamErrorInfo | undefined => {
+  const parsed = anthropicError.safeParse(body);
+  if (parsed.success && parsed.data.error.message !== '')
+    return {
+      message: parsed.data.error.message,
+      type: parsed.data.error.type,
+      code: parsed.data.error.type,
+    };
+  return parseOpenAiStyleError(body);
+};

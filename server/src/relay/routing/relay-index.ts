@@ -1,0 +1,134 @@
+import { CHANNEL_STATUS } from '@sluice/contract/statuses';
+import type { Kysely, Selectable } from 'kysely';
+import { toBool } from '../../db/database.js';
+import type { ChannelsTable, Tables } from '../../db/tables.js';
+import type { ChangeFeed } from '../../services/change-feed.js';
+import type { TokenRow } from '../../services/token-record.js';
+import type { UserRow } from '../../services/user-record.js';
+
+export type ChannelRow = Selectable<ChannelsTable>;
+
+export interface RoutableChannel {
+  readonly row: ChannelRow;
+  readonly priority: number;
+  readonly weight: number;
+}
+
+const splitList = (value: string | null): string[] => [
+  ...new Set(
+    (value ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== ''),
+  ),
+];
+
+/**
+ * In-memory indexes of what every relay request reads: keys, users and the routing table
+ * (group → model → enabled channels, by priority). Entries are dropped on every change the change
+ * feed reports (this instance at once, the others through Redis), so a console write takes effect on
+ * the next request; nothing waits for a timer.
+ */
+export const createRelayIndex = (db: Kysely<Tables>, changes: ChangeFeed) => {
+  const tokens = new Map<string, TokenRow>();
+  const users = new Map<number, UserRow>();
+  let routes: Map<string, Map<string, RoutableChannel[]>> | undefined;
+  let channelsById: Map<number, ChannelRow> | undefined;
+  let building: Promise<void> | undefined;
+  let generation = 0;
+
+  const buildRoutes = async (): Promise<void> => {
+    const started = generation;
+    const rows = await db.selectFrom('channels').selectAll().execute();
+    if (started !== generation) return;
+    const byId = new Map<number, ChannelRow>();
+    const table = new Map<string, Map<string, RoutableChannel[]>>();
+    for (const row of rows) {
+      byId.set(row.id, row);
+      if (row.status !== CHANNEL_STATUS.enabled) continue;
+      const entry = { row, priority: row.priority ?? 0, weight: row.weight ?? 0 };
+      for (const group of splitList(row.group)) {
+        const models = table.get(group) ?? new Map<string, RoutableChannel[]>();
+        table.set(group, models);
+        for (const model of splitList(row.models)) {
+          const list = models.get(model) ?? [];
+          list.push(entry);
+          models.set(model, list);
+        }
+      }
+    }
+    for (const models of table.values())
+      for (const list of models.values()) list.sort((left, right) => right.priority - left.priority);
+    routes = table;
+    channelsById = byId;
+  };
+
+  const ensureRoutes = async (): Promise<void> => {
+    while (!routes || !channelsById) {
+      building ??= buildRoutes().finally(() => {
+        building = undefined;
+      });
+      await building;
+    }
+  };
+
+  changes.on((change) => {
+    if (change.kind === 'token') {
+      if (typeof change.id === 'string') tokens.delete(change.id);
+      else tokens.clear();
+    } else if (change.kind === 'user') {
+      if (typeof change.id === 'number') users.delete(change.id);
+      else users.clear();
+      for (const [key, token] of tokens)
+        if (change.id === undefined || token.user_id === change.id) tokens.delete(key);
+    } else if (change.kind === 'channel') {
+      generation += 1;
+      routes = undefined;
+      channelsById = undefined;
+    }
+  });
+
+  return {
+    /** The cached key, or undefined when it is not in memory (then ask `token`): no await on a hit. */
+    peekToken: (key: string): TokenRow | undefined => tokens.get(key),
+    /** The cached user, or undefined when not in memory (then ask `user`). */
+    peekUser: (id: number): UserRow | undefined => users.get(id),
+    /** The candidates when the routing table is built, else undefined (then ask `candidates`). */
+    peekCandidates: (group: string, model: string): readonly RoutableChannel[] | undefined =>
+      routes ? (routes.get(group)?.get(model) ?? []) : undefined,
+    token: async (key: string): Promise<TokenRow | undefined> => {
+      const cached = tokens.get(key);
+      if (cached) return cached;
+      const row = await db.selectFrom('tokens').selectAll().where('key', '=', key).executeTakeFirst();
+      if (row) tokens.set(key, { ...row, unlimited_quota: toBool(row.unlimited_quota) });
+      return row ? tokens.get(key) : undefined;
+    },
+    user: async (id: number): Promise<UserRow | undefined> => {
+      const cached = users.get(id);
+      if (cached) return cached;
+      const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+      if (row) users.set(id, row);
+      return row;
+    },
+    /** Enabled channels serving a model for a group, highest priority first. */
+    candidates: async (group: string, model: string): Promise<readonly RoutableChannel[]> => {
+      await ensureRoutes();
+      return routes?.get(group)?.get(model) ?? [];
+    },
+    channel: async (id: number): Promise<ChannelRow | undefined> => {
+      await ensureRoutes();
+      return channelsById?.get(id);
+    },
+    /** Models a group may use (enabled channels), sorted. */
+    groupModels: async (group: string): Promise<string[]> => {
+      await ensureRoutes();
+      return [...(routes?.get(group)?.keys() ?? [])].sort();
+    },
+    /** Keeps a cached token's counters in step with what this instance just billed. */
+    forgetToken: (key: string): void => {
+      tokens.delete(key);
+    },
+  };
+};
+
+export type RelayIndex = ReturnType<typeof createRelayIndex>;

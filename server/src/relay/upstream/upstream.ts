@@ -1,0 +1,161 @@
+import type { EventEmitter } from 'node:events';
+import { Agent, ProxyAgent, errors, type Dispatcher } from 'undici';
+import type { UpstreamRequest } from '../providers/adaptor.js';
+import { UpstreamBody } from './upstream-body.js';
+
+export interface UpstreamResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: UpstreamBody;
+}
+
+/** An AbortSignal, or an EventEmitter with `aborted` and an 'abort' event (the relay's ClientLink). */
+type ClientSignal = AbortSignal | (EventEmitter & { readonly aborted: boolean });
+
+/** First value of each header, names lower-cased (as undici parses them). */
+const flatHeaders = (headers: Record<string, string | string[] | undefined>): Record<string, string> => {
+  const flat: Record<string, string> = {};
+  for (const name in headers) {
+    const value = headers[name];
+    if (typeof value === 'string') flat[name] = value;
+    else if (Array.isArray(value) && value[0] !== undefined) flat[name] = value[0];
+  }
+  return flat;
+};
+
+/**
+ * One upstream call on undici's dispatch callbacks: the answer is resolved at its headers, its body
+ * fed to an UpstreamBody. Lighter than undici's request(), which wraps every call in an async
+ * resource and a Readable body. The client's signal aborts the call at any point.
+ */
+class UpstreamCall implements Dispatcher.DispatchHandler {
+  #controller: Dispatcher.DispatchController | undefined;
+  #body: UpstreamBody | undefined;
+  #aborted: Error | undefined;
+  readonly #signal: ClientSignal;
+  readonly #resolve: (response: UpstreamResponse) => void;
+  readonly #reject: (error: Error) => void;
+
+  constructor(
+    signal: ClientSignal,
+    resolve: (response: UpstreamResponse) => void,
+    reject: (error: Error) => void,
+  ) {
+    this.#signal = signal;
+    this.#resolve = resolve;
+    this.#reject = reject;
+    if (signal.aborted) this.#aborted = new errors.RequestAbortedError();
+    else if ('addEventListener' in signal) signal.addEventListener('abort', this.#onAbort);
+    else signal.on('abort', this.#onAbort);
+  }
+
+  #onAbort = (): void => {
+    this.#aborted = new errors.RequestAbortedError();
+    this.#controller?.abort(this.#aborted);
+  };
+
+  #settled(): void {
+    const signal = this.#signal;
+    if ('removeEventListener' in signal) signal.removeEventListener('abort', this.#onAbort);
+    else signal.off('abort', this.#onAbort);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    if (this.#aborted) controller.abort(this.#aborted);
+  }
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
+    if (statusCode < 200 || this.#body) return;
+    this.#body = new UpstreamBody(controller);
+    this.#resolve({ status: statusCode, headers: flatHeaders(headers), body: this.#body });
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.#body?.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.#settled();
+    this.#body?.end();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.#settled();
+    if (this.#body) this.#body.fail(error);
+    else this.#reject(error);
+  }
+}
+
+/**
+ * One keep-alive connection pool for every upstream call; timeouts from RELAY_TIMEOUT (0 = none).
+ * With RELAY_PROXY every call goes through that proxy: http:// targets as forward-proxy requests,
+ * https:// ones through a CONNECT tunnel; socks5:// proxies are spoken to as such.
+ */
+export const createUpstream = (timeoutSeconds: number, proxyUrl = '') => {
+  const timeout = timeoutSeconds * 1000;
+  const pool = { keepAliveTimeout: 30_000, connections: 512, headersTimeout: timeout, bodyTimeout: timeout };
+  const agent: Dispatcher =
+    proxyUrl === ''
+      ? new Agent({ ...pool, connect: { timeout: timeout > 0 ? Math.min(timeout, 30_000) : 30_000 } })
+      : new ProxyAgent({ ...pool, uri: proxyUrl, proxyTunnel: false });
+
+  // Origin and path of each upstream URL, parsed once (undici parses a URL on every call).
+  const targets = new Map<string, { readonly origin: string; readonly path: string }>();
+  const targetOf = (url: string) => {
+    let target = targets.get(url);
+    if (!target) {
+      const parsed = new URL(url);
+      target = { origin: parsed.origin, path: parsed.pathname + parsed.search };
+      if (targets.size >= 1000) targets.clear();
+      targets.set(url, target);
+    }
+    return target;
+  };
+
+  const call = (
+    method: Dispatcher.HttpMethod,
+    url: string,
+    headers: Record<string, string>,
+    body: string | Uint8Array | null,
+    signal: ClientSignal,
+  ): Promise<UpstreamResponse> => {
+    const { origin, path } = targetOf(url);
+    return new Promise((resolve, reject) => {
+      // Timeouts per call too: a proxy's own pools (socks5, http targets) do not take the agent's.
+      agent.dispatch(
+        { origin, path, method, headers, body, headersTimeout: timeout, bodyTimeout: timeout },
+        new UpstreamCall(signal, resolve, reject),
+      );
+    });
+  };
+
+  /** A relay call: resolves at the answer's headers; its body is read by the caller. */
+  const send = (upstream: UpstreamRequest, signal: ClientSignal): Promise<UpstreamResponse> =>
+    call('POST', upstream.url, upstream.headers, upstream.body, signal);
+
+  /** A small JSON GET (balances): the status and the parsed body (undefined when not JSON). */
+  const get = async (
+    url: string,
+    headers: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<{ status: number; json: unknown }> => {
+    const response = await call('GET', url, headers, null, signal);
+    const text = (await response.body.readAll(1024 * 1024)).toString('utf8');
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, json };
+  };
+
+  return { call, send, get, close: () => agent.close() };
+};
+
+export type Upstream = ReturnType<typeof createUpstream>;
