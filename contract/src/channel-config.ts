@@ -3,6 +3,7 @@
  * vertex_ai_adc). Two of its fields are credentials, copies of parts of the channel's key: like the
  * key, they are written but never read back.
  */
+import { CHANNEL_TYPE } from './channel-types.js';
 
 /** The fields of `config` the console edits. */
 export type ChannelConfigField =
@@ -13,8 +14,8 @@ export const SECRET_CONFIG_FIELDS: readonly ChannelConfigField[] = ['sk', 'verte
 
 /** Types whose key is composed from config fields (spec §5), in key order, joined with `|`. */
 export const COMPOSED_KEY_FIELDS: Readonly<Record<number, readonly ChannelConfigField[]>> = {
-  33: ['ak', 'sk', 'region'],
-  42: ['region', 'vertex_ai_project_id', 'vertex_ai_adc'],
+  [CHANNEL_TYPE.aws]: ['ak', 'sk', 'region'],
+  [CHANNEL_TYPE.vertexAi]: ['region', 'vertex_ai_project_id', 'vertex_ai_adc'],
 };
 
 /** A channel's JSON text field (config, model_mapping) as an object: {} when it is empty, not JSON, or not an object. */
