@@ -58,7 +58,11 @@ export const CHANNEL_TYPE = {
   xai: 45,
 } as const;
 
-export type ChannelTypeId = (typeof CHANNEL_TYPE)[keyof typeof CHANNEL_TYPE];
+export type ChannelTypeName = keyof typeof CHANNEL_TYPE;
+export type ChannelTypeId = (typeof CHANNEL_TYPE)[ChannelTypeName];
+
+/** Every name of CHANNEL_TYPE (the keys of our own constant, so the cast is exact). */
+export const CHANNEL_TYPE_NAMES = Object.keys(CHANNEL_TYPE) as readonly ChannelTypeName[];
 
 const row = (value: number, text: string, color: string): ChannelType => ({ key: value, text, value, color });
 

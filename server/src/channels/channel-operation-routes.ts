@@ -1,3 +1,4 @@
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { ROLES } from '@sluice/contract/roles';
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
@@ -27,8 +28,6 @@ export interface RelayApiDeps {
   readonly adaptorSettings: AdaptorSettings;
 }
 
-const AZURE = 3;
-
 /** GET /api/models: channel type → its default model names (the console's model picker). */
 export const modelCatalogueRoutes = (deps: RelayApiDeps) => {
   const routes = new Hono<AppEnv>({ strict: false });
@@ -55,7 +54,7 @@ export const channelOperationRoutes = (deps: RelayApiDeps) => {
 
   routes.get('/models', admin, (c) => {
     const data = Object.entries(PROVIDERS)
-      .filter(([type]) => Number(type) !== AZURE)
+      .filter(([type]) => Number(type) !== CHANNEL_TYPE.azure)
       .flatMap(([, provider]) => provider.models.map((model) => modelObject(model)))
       .filter((model) => model !== undefined);
     return c.json({ object: 'list', data, success: true, message: '' });

@@ -1,15 +1,14 @@
-import { DEFAULT_MODELS, OWNER_OF_TYPE } from '../providers/provider-models.js';
+import { PROVIDERS } from '../providers/registry.js';
 import type { KeyAuth } from '../request/key-auth.js';
 import type { RelayIndex } from '../routing/relay-index.js';
 
 const CREATED = 1626777600;
 
-/** model name → owner, for every built-in model of every provider (the first provider wins). */
+/** model name → owner, for every built-in model of every provider (the lowest type id wins). */
 const OWNERS: ReadonlyMap<string, string> = (() => {
   const owners = new Map<string, string>();
-  for (const [type, models] of Object.entries(DEFAULT_MODELS))
-    for (const model of models)
-      if (!owners.has(model)) owners.set(model, OWNER_OF_TYPE[Number(type)] ?? 'custom');
+  for (const provider of Object.values(PROVIDERS))
+    for (const model of provider.models) if (!owners.has(model)) owners.set(model, provider.owner);
   return owners;
 })();
 

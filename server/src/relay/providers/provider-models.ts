@@ -1,8 +1,9 @@
 /**
- * Default model lists per channel type (what GET /api/models serves, keyed by channel type id) and
- * the `owned_by` name of each type's adaptor. Restated from one-api HEAD's adaptor constants; pure
- * data. Every id of contract/src/channel-types.ts has a row.
+ * Default model lists per channel type (what GET /api/models serves), keyed by the type's name in
+ * CHANNEL_TYPE: restated from one-api HEAD's adaptor constants; pure data. The type makes a row
+ * for every type of contract/src/channel-types.ts required.
  */
+import type { ChannelTypeName } from '@sluice/contract/channel-types';
 
 const OPENAI_MODELS: readonly string[] = [
   'gpt-3.5-turbo',
@@ -244,21 +245,21 @@ const SILICONFLOW_MODELS: readonly string[] = [
   'Pro/mistralai/Mistral-7B-Instruct-v0.2',
 ];
 
-export const DEFAULT_MODELS: Readonly<Record<number, readonly string[]>> = Object.freeze({
-  1: OPENAI_MODELS,
-  2: OPENAI_MODELS,
-  3: OPENAI_MODELS,
-  4: OPENAI_MODELS,
-  5: OPENAI_MODELS,
-  6: OPENAI_MODELS,
-  7: OPENAI_MODELS,
-  8: OPENAI_MODELS,
-  9: OPENAI_MODELS,
-  10: OPENAI_MODELS,
-  11: ['PaLM-2'],
-  12: OPENAI_MODELS,
-  13: OPENAI_MODELS,
-  14: [
+export const DEFAULT_MODELS: Readonly<Record<ChannelTypeName, readonly string[]>> = Object.freeze({
+  openAi: OPENAI_MODELS,
+  api2d: OPENAI_MODELS,
+  azure: OPENAI_MODELS,
+  closeAi: OPENAI_MODELS,
+  openAiSb: OPENAI_MODELS,
+  openAiMax: OPENAI_MODELS,
+  ohMyGpt: OPENAI_MODELS,
+  custom: OPENAI_MODELS,
+  ails: OPENAI_MODELS,
+  aiProxy: OPENAI_MODELS,
+  palm: ['PaLM-2'],
+  api2gpt: OPENAI_MODELS,
+  aigc2d: OPENAI_MODELS,
+  anthropic: [
     'claude-instant-1.2',
     'claude-2.0',
     'claude-2.1',
@@ -271,7 +272,7 @@ export const DEFAULT_MODELS: Readonly<Record<number, readonly string[]>> = Objec
     'claude-3-5-sonnet-20241022',
     'claude-3-5-sonnet-latest',
   ],
-  15: [
+  baidu: [
     'ERNIE-4.0-8K',
     'ERNIE-3.5-8K',
     'ERNIE-3.5-8K-0205',
@@ -289,7 +290,7 @@ export const DEFAULT_MODELS: Readonly<Record<number, readonly string[]>> = Objec
     'bge-large-en',
     'tao-8k',
   ],
-  16: [
+  zhipu: [
     'glm-zero-preview',
     'glm-4-plus',
     'glm-4-0520',
@@ -314,13 +315,13 @@ export const DEFAULT_MODELS: Readonly<Record<number, readonly string[]>> = Objec
     'embedding-2',
     'embedding-3',
   ],
-  17: ALI_MODELS,
-  18: ['Spark-Lite', 'Spark-Pro', 'Spark-Pro-128K', 'Spark-Max', 'Spark-Max-32K', 'Spark-4.0-Ultra'],
-  19: ['360GPT_S2_V9', 'embedding-bert-512-v1', 'embedding_s1_v1', 'semantic_similarity_s1_v1'],
-  20: OPENAI_MODELS,
-  21: OPENAI_MODELS,
-  22: OPENAI_MODELS,
-  23: [
+  ali: ALI_MODELS,
+  xunfei: ['Spark-Lite', 'Spark-Pro', 'Spark-Pro-128K', 'Spark-Max', 'Spark-Max-32K', 'Spark-4.0-Ultra'],
+  ai360: ['360GPT_S2_V9', 'embedding-bert-512-v1', 'embedding_s1_v1', 'semantic_similarity_s1_v1'],
+  openRouter: OPENAI_MODELS,
+  aiProxyLibrary: OPENAI_MODELS,
+  fastGpt: OPENAI_MODELS,
+  tencent: [
     'hunyuan-lite',
     'hunyuan-standard',
     'hunyuan-standard-256K',
@@ -328,7 +329,7 @@ export const DEFAULT_MODELS: Readonly<Record<number, readonly string[]>> = Objec
     'hunyuan-vision',
     'hunyuan-embedding',
   ],
-  24: [
+  gemini: [
     'gemini-pro',
     'gemini-1.0-pro',
     'gemma-2-2b-it',
@@ -346,9 +347,9 @@ export const DEFAULT_MODELS: Readonly<Record<number, readonly string[]>> = Objec
     'gemini-2.0-flash-thinking-exp-01-21',
     'gemini-2.0-pro-exp-02-05',
   ],
-  25: ['moonshot-v1-8k', 'moonshot-v1-32k', 'moonshot-v1-128k'],
-  26: ['Baichuan2-Turbo', 'Baichuan2-Turbo-192k', 'Baichuan-Text-Embedding'],
-  27: [
+  moonshot: ['moonshot-v1-8k', 'moonshot-v1-32k', 'moonshot-v1-128k'],
+  baichuan: ['Baichuan2-Turbo', 'Baichuan2-Turbo-192k', 'Baichuan-Text-Embedding'],
+  minimax: [
     'abab6.5-chat',
     'abab6.5s-chat',
     'abab6-chat',
@@ -357,7 +358,7 @@ export const DEFAULT_MODELS: Readonly<Record<number, readonly string[]>> = Objec
     'MiniMax-VL-01',
     'MiniMax-Text-01',
   ],
-  28: [
+  mistral: [
     'open-mistral-7b',
     'open-mixtral-8x7b',
     'mistral-small-latest',
@@ -365,7 +366,7 @@ export const DEFAULT_MODELS: Readonly<Record<number, readonly string[]>> = Objec
     'mistral-large-latest',
     'mistral-embed',
   ],
-  29: [
+  groq: [
     'gemma2-9b-it',
     'llama-3.1-70b-versatile',
     'llama-3.1-8b-instant',
@@ -388,7 +389,7 @@ export const DEFAULT_MODELS: Readonly<Record<number, readonly string[]>> = Objec
     'deepseek-r1-distill-llama-70b-specdec',
     'deepseek-r1-distill-llama-70b',
   ],
-  30: [
+  ollama: [
     'codellama:7b-instruct',
     'llama2:7b',
     'llama2:latest',
@@ -397,8 +398,8 @@ export const DEFAULT_MODELS: Readonly<Record<number, readonly string[]>> = Objec
     'qwen:0.5b-chat',
     'qwen:7b',
   ],
-  31: ['yi-34b-chat-0205', 'yi-34b-chat-200k', 'yi-vl-plus'],
-  32: [
+  lingYiWanWu: ['yi-34b-chat-0205', 'yi-34b-chat-200k', 'yi-vl-plus'],
+  stepFun: [
     'step-1-8k',
     'step-1-32k',
     'step-1-128k',
@@ -409,19 +410,19 @@ export const DEFAULT_MODELS: Readonly<Record<number, readonly string[]>> = Objec
     'step-1v-32k',
     'step-1x-medium',
   ],
-  33: [...BEDROCK_CLAUDE_MODELS, 'llama3-8b-8192', 'llama3-70b-8192'],
-  34: [],
-  35: [...COHERE_BASE_MODELS, ...COHERE_BASE_MODELS.map((name) => `${name}-internet`)],
-  36: ['deepseek-chat', 'deepseek-reasoner'],
-  37: CLOUDFLARE_MODELS,
-  38: ['deepl-zh', 'deepl-en', 'deepl-ja'],
-  39: [
+  aws: [...BEDROCK_CLAUDE_MODELS, 'llama3-8b-8192', 'llama3-70b-8192'],
+  coze: [],
+  cohere: [...COHERE_BASE_MODELS, ...COHERE_BASE_MODELS.map((name) => `${name}-internet`)],
+  deepSeek: ['deepseek-chat', 'deepseek-reasoner'],
+  cloudflare: CLOUDFLARE_MODELS,
+  deepL: ['deepl-zh', 'deepl-en', 'deepl-ja'],
+  togetherAi: [
     'meta-llama/Llama-3-70b-chat-hf',
     'deepseek-ai/deepseek-coder-33b-instruct',
     'mistralai/Mixtral-8x22B-Instruct-v0.1',
     'Qwen/Qwen1.5-72B-Chat',
   ],
-  40: [
+  doubao: [
     'Doubao-pro-128k',
     'Doubao-pro-32k',
     'Doubao-pro-4k',
@@ -430,7 +431,7 @@ export const DEFAULT_MODELS: Readonly<Record<number, readonly string[]>> = Objec
     'Doubao-lite-4k',
     'Doubao-embedding',
   ],
-  41: [
+  novita: [
     'meta-llama/llama-3-8b-instruct',
     'meta-llama/llama-3-70b-instruct',
     'nousresearch/hermes-2-pro-llama-3-8b',
@@ -445,7 +446,7 @@ export const DEFAULT_MODELS: Readonly<Record<number, readonly string[]>> = Objec
     'teknium/openhermes-2.5-mistral-7b',
     'microsoft/wizardlm-2-8x22b',
   ],
-  42: [
+  vertexAi: [
     'claude-3-haiku@20240307',
     'claude-3-sonnet@20240229',
     'claude-3-opus@20240229',
@@ -464,9 +465,9 @@ export const DEFAULT_MODELS: Readonly<Record<number, readonly string[]>> = Objec
     'gemini-2.0-flash-lite-preview-02-05',
     'gemini-2.0-flash-thinking-exp-01-21',
   ],
-  43: [],
-  44: SILICONFLOW_MODELS,
-  45: [
+  proxy: [],
+  siliconFlow: SILICONFLOW_MODELS,
+  xai: [
     'grok-2',
     'grok-vision-beta',
     'grok-2-vision-1212',
@@ -476,53 +477,4 @@ export const DEFAULT_MODELS: Readonly<Record<number, readonly string[]>> = Objec
     'grok-2-latest',
     'grok-beta',
   ],
-});
-
-/** The `owned_by` one-api reports for a type's models: its adaptor's channel name, lower-cased. */
-export const OWNER_OF_TYPE: Readonly<Record<number, string>> = Object.freeze({
-  1: 'openai',
-  2: 'openai',
-  3: 'azure',
-  4: 'openai',
-  5: 'openai',
-  6: 'openai',
-  7: 'openai',
-  8: 'openai',
-  9: 'openai',
-  10: 'openai',
-  11: 'google palm',
-  12: 'openai',
-  13: 'openai',
-  14: 'anthropic',
-  15: 'baidu',
-  16: 'zhipu',
-  17: 'ali',
-  18: 'xunfei',
-  19: '360',
-  20: 'openai',
-  21: 'aiproxy',
-  22: 'openai',
-  23: 'tencent',
-  24: 'google gemini',
-  25: 'moonshot',
-  26: 'baichuan',
-  27: 'minimax',
-  28: 'mistralai',
-  29: 'groq',
-  30: 'ollama',
-  31: 'lingyiwanwu',
-  32: 'stepfun',
-  33: 'aws',
-  34: 'coze',
-  35: 'cohere',
-  36: 'deepseek',
-  37: 'cloudflare',
-  38: 'deepl',
-  39: 'together.ai',
-  40: 'doubao',
-  41: 'novita',
-  42: 'vertexai',
-  43: 'proxy',
-  44: 'siliconflow',
-  45: 'xai',
 });

@@ -1,26 +1,44 @@
+import { CHANNEL_TYPE, CHANNEL_TYPE_NAMES, type ChannelTypeName } from '@sluice/contract/channel-types';
 import type { Adaptor, ChannelMeta, RelayMode } from './adaptor.js';
 import { anthropicAdaptor } from './anthropic/anthropic-adaptor.js';
 import { azureAdaptor } from './azure/azure-adaptor.js';
 import { geminiAdaptor } from './gemini/gemini-adaptor.js';
 import { createOpenAiAdaptor, defaultUrl, type UrlBuilder } from './openai/openai-adaptor.js';
+import { BALANCE_READERS, type BalanceReader } from './balance-readers.js';
 import { DEFAULT_MODELS } from './provider-models.js';
 
+/** Everything the server knows of one channel type: the registry's row. */
 export interface Provider {
+  /** The id stored in `channels.type`. */
+  readonly type: number;
+  readonly name: ChannelTypeName;
   /** Undefined while Sluice has no adaptor for the type: the relay answers a clear error. */
   readonly adaptor?: Adaptor;
   /** Used when the channel's base_url is empty; '' where the type needs one (Azure, custom). */
   readonly baseUrl: string;
+  /** The type's default models (GET /api/models, the console's model picker). */
   readonly models: readonly string[];
+  /** `owned_by` of the type's models in GET /v1/models: one-api's adaptor name, lower-cased. */
+  readonly owner: string;
+  /** How the channel's balance is read; absent where the provider offers no balance API. */
+  readonly balance?: BalanceReader;
+  /** The config field that one-api's legacy `other` column holds for this type (folded in when unset). */
+  readonly otherField?: 'api_version' | 'library_id' | 'plugin';
 }
 
+type Row = Omit<Provider, 'type' | 'name' | 'models'>;
+type Extra = Partial<Pick<Row, 'adaptor' | 'balance' | 'otherField'>>;
+
 const openAi = createOpenAiAdaptor();
-const compatible = (baseUrl: string, adaptor: Adaptor = openAi): Omit<Provider, 'models'> => ({
-  adaptor,
+/** A provider that speaks OpenAI's API: the OpenAI adaptor unless the row names another. */
+const compatible = (owner: string, baseUrl: string, extra: Extra = {}): Row => ({
+  owner,
   baseUrl,
+  ...extra,
+  adaptor: extra.adaptor ?? openAi,
 });
 /** The provider's own API: translated by its adaptor (none yet where Sluice has no adaptor). */
-const native = (baseUrl: string, adaptor?: Adaptor): Omit<Provider, 'models'> =>
-  adaptor ? { adaptor, baseUrl } : { baseUrl };
+const native = (owner: string, baseUrl: string, extra: Extra = {}): Row => ({ owner, baseUrl, ...extra });
 
 const CHAT: readonly RelayMode[] = ['chat'];
 
@@ -42,77 +60,87 @@ const cloudflareUrl: UrlBuilder = (channel: ChannelMeta, path) => {
 };
 
 /**
- * The one provider registry: channel type id → adaptor, default base URL and default models. An
- * OpenAI-compatible provider is a row, not a folder.
+ * The one provider registry: channel type → adaptor, default base URL, owner, balance reader and the
+ * meaning of the legacy `other` field (models come from provider-models.ts by the same name). An
+ * OpenAI-compatible provider is a row, not a folder. Keyed by CHANNEL_TYPE's names: a type without a
+ * row does not compile.
  */
-const ROWS: Record<number, Omit<Provider, 'models'>> = {
-  1: compatible('https://api.openai.com', createOpenAiAdaptor(openAiUrl)),
-  2: compatible('https://oa.api2d.net'),
-  3: compatible('', azureAdaptor),
-  4: compatible('https://api.closeai-proxy.xyz'),
-  5: compatible('https://api.openai-sb.com'),
-  6: compatible('https://api.openaimax.com'),
-  7: compatible('https://api.ohmygpt.com'),
-  8: compatible(''),
-  9: compatible('https://api.caipacity.com'),
-  10: compatible('https://api.aiproxy.io'),
-  11: native('https://generativelanguage.googleapis.com'),
-  12: compatible('https://api.api2gpt.com'),
-  13: compatible('https://api.aigc2d.com'),
-  14: native('https://api.anthropic.com', anthropicAdaptor),
-  15: native('https://aip.baidubce.com'),
-  16: native('https://open.bigmodel.cn'),
-  17: native('https://dashscope.aliyuncs.com'),
-  18: native(''),
-  19: compatible('https://ai.360.cn'),
-  20: compatible(
-    'https://openrouter.ai/api',
-    createOpenAiAdaptor(defaultUrl, {
+const ROWS: Readonly<Record<ChannelTypeName, Row>> = {
+  openAi: compatible('openai', 'https://api.openai.com', {
+    adaptor: createOpenAiAdaptor(openAiUrl),
+    balance: BALANCE_READERS.openAi,
+  }),
+  api2d: compatible('openai', 'https://oa.api2d.net'),
+  azure: compatible('azure', '', { adaptor: azureAdaptor, otherField: 'api_version' }),
+  closeAi: compatible('openai', 'https://api.closeai-proxy.xyz', { balance: BALANCE_READERS.closeAi }),
+  openAiSb: compatible('openai', 'https://api.openai-sb.com', { balance: BALANCE_READERS.openAiSb }),
+  openAiMax: compatible('openai', 'https://api.openaimax.com'),
+  ohMyGpt: compatible('openai', 'https://api.ohmygpt.com'),
+  custom: compatible('openai', '', { balance: BALANCE_READERS.custom }),
+  ails: compatible('openai', 'https://api.caipacity.com'),
+  aiProxy: compatible('openai', 'https://api.aiproxy.io', { balance: BALANCE_READERS.aiProxy }),
+  palm: native('google palm', 'https://generativelanguage.googleapis.com'),
+  api2gpt: compatible('openai', 'https://api.api2gpt.com', { balance: BALANCE_READERS.api2gpt }),
+  aigc2d: compatible('openai', 'https://api.aigc2d.com', { balance: BALANCE_READERS.aigc2d }),
+  anthropic: native('anthropic', 'https://api.anthropic.com', { adaptor: anthropicAdaptor }),
+  baidu: native('baidu', 'https://aip.baidubce.com'),
+  zhipu: native('zhipu', 'https://open.bigmodel.cn'),
+  ali: native('ali', 'https://dashscope.aliyuncs.com', { otherField: 'plugin' }),
+  xunfei: native('xunfei', '', { otherField: 'api_version' }),
+  ai360: compatible('360', 'https://ai.360.cn'),
+  openRouter: compatible('openai', 'https://openrouter.ai/api', {
+    adaptor: createOpenAiAdaptor(defaultUrl, {
       'HTTP-Referer': 'https://github.com/songquanpeng/one-api',
       'X-Title': 'Sluice',
     }),
-  ),
-  21: native('https://api.aiproxy.io'),
-  22: compatible('https://fastgpt.run/api/openapi'),
-  23: native('https://hunyuan.tencentcloudapi.com'),
-  24: native('https://generativelanguage.googleapis.com', geminiAdaptor),
-  25: compatible('https://api.moonshot.cn'),
-  26: compatible('https://api.baichuan-ai.com'),
-  27: compatible(
-    'https://api.minimax.chat',
-    createOpenAiAdaptor((channel) => `${channel.baseUrl}/v1/text/chatcompletion_v2`, {}, CHAT),
-  ),
-  28: compatible('https://api.mistral.ai'),
-  29: compatible('https://api.groq.com/openai'),
-  30: compatible('http://localhost:11434'),
-  31: compatible('https://api.lingyiwanwu.com'),
-  32: compatible('https://api.stepfun.com'),
-  33: native(''),
-  34: native('https://api.coze.com'),
-  35: native('https://api.cohere.ai'),
-  36: compatible('https://api.deepseek.com'),
-  37: compatible(
-    'https://api.cloudflare.com',
-    createOpenAiAdaptor(cloudflareUrl, {}, ['chat', 'embeddings']),
-  ),
-  38: native('https://api-free.deepl.com'),
-  39: compatible('https://api.together.xyz'),
-  40: compatible(
-    'https://ark.cn-beijing.volces.com',
-    createOpenAiAdaptor(doubaoUrl, {}, ['chat', 'embeddings']),
-  ),
-  41: compatible(
-    'https://api.novita.ai/v3/openai',
-    createOpenAiAdaptor((channel) => `${channel.baseUrl}/chat/completions`, {}, CHAT),
-  ),
-  42: native(''),
-  43: native(''),
-  44: compatible('https://api.siliconflow.cn'),
-  45: compatible('https://api.x.ai'),
+    balance: BALANCE_READERS.openRouter,
+  }),
+  aiProxyLibrary: native('aiproxy', 'https://api.aiproxy.io', { otherField: 'library_id' }),
+  fastGpt: compatible('openai', 'https://fastgpt.run/api/openapi'),
+  tencent: native('tencent', 'https://hunyuan.tencentcloudapi.com'),
+  gemini: native('google gemini', 'https://generativelanguage.googleapis.com', {
+    adaptor: geminiAdaptor,
+    otherField: 'api_version',
+  }),
+  moonshot: compatible('moonshot', 'https://api.moonshot.cn'),
+  baichuan: compatible('baichuan', 'https://api.baichuan-ai.com'),
+  minimax: compatible('minimax', 'https://api.minimax.chat', {
+    adaptor: createOpenAiAdaptor((channel) => `${channel.baseUrl}/v1/text/chatcompletion_v2`, {}, CHAT),
+  }),
+  mistral: compatible('mistralai', 'https://api.mistral.ai'),
+  groq: compatible('groq', 'https://api.groq.com/openai'),
+  ollama: compatible('ollama', 'http://localhost:11434'),
+  lingYiWanWu: compatible('lingyiwanwu', 'https://api.lingyiwanwu.com'),
+  stepFun: compatible('stepfun', 'https://api.stepfun.com'),
+  aws: native('aws', ''),
+  coze: native('coze', 'https://api.coze.com'),
+  cohere: native('cohere', 'https://api.cohere.ai'),
+  deepSeek: compatible('deepseek', 'https://api.deepseek.com', { balance: BALANCE_READERS.deepSeek }),
+  cloudflare: compatible('cloudflare', 'https://api.cloudflare.com', {
+    adaptor: createOpenAiAdaptor(cloudflareUrl, {}, ['chat', 'embeddings']),
+  }),
+  deepL: native('deepl', 'https://api-free.deepl.com'),
+  togetherAi: compatible('together.ai', 'https://api.together.xyz'),
+  doubao: compatible('doubao', 'https://ark.cn-beijing.volces.com', {
+    adaptor: createOpenAiAdaptor(doubaoUrl, {}, ['chat', 'embeddings']),
+  }),
+  novita: compatible('novita', 'https://api.novita.ai/v3/openai', {
+    adaptor: createOpenAiAdaptor((channel) => `${channel.baseUrl}/chat/completions`, {}, CHAT),
+  }),
+  vertexAi: native('vertexai', ''),
+  proxy: native('proxy', ''),
+  siliconFlow: compatible('siliconflow', 'https://api.siliconflow.cn', {
+    balance: BALANCE_READERS.siliconFlow,
+  }),
+  xai: compatible('xai', 'https://api.x.ai'),
 };
 
+/** The registry by channel type id. */
 export const PROVIDERS: Readonly<Record<number, Provider>> = Object.fromEntries(
-  Object.entries(ROWS).map(([id, row]) => [id, { ...row, models: DEFAULT_MODELS[Number(id)] ?? [] }]),
+  CHANNEL_TYPE_NAMES.map((name) => [
+    CHANNEL_TYPE[name],
+    { ...ROWS[name], type: CHANNEL_TYPE[name], name, models: DEFAULT_MODELS[name] },
+  ]),
 );
 
 export const providerOf = (type: number): Provider | undefined => PROVIDERS[type];

@@ -22,11 +22,8 @@ const buildMeta = (row: ChannelRow, provider: Provider | undefined): ChannelMeta
   for (const [name, value] of Object.entries(jsonObjectOf(row.config)))
     if (typeof value === 'string' && value !== '') config[name] = value;
   const other = (row.other ?? '').trim();
-  if (other !== '') {
-    if ([3, 18, 24].includes(row.type)) config['api_version'] ??= other;
-    if (row.type === 21) config['library_id'] ??= other;
-    if (row.type === 17) config['plugin'] ??= other;
-  }
+  // one-api kept one field of some types in the legacy `other` column; the registry names which.
+  if (other !== '' && provider?.otherField) config[provider.otherField] ??= other;
   return Object.freeze({
     id: row.id,
     type: row.type,
