@@ -1,9 +1,10 @@
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import type { Channel } from '@sluice/contract/schemas/channel';
 
 /** A channel as GET /api/channel answers it (no key), with the fields a test cares about changed. */
 export const channelRecord = (change: Partial<Channel> = {}): Channel => ({
   id: 1,
-  type: 1,
+  type: CHANNEL_TYPE.openAi,
   key: '',
   status: 1,
   name: 'openai',

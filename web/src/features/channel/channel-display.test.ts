@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { CHANNEL_TYPES } from '@sluice/contract/channel-types';
+import { CHANNEL_TYPE, CHANNEL_TYPES } from '@sluice/contract/channel-types';
 import { describe, expect, it } from 'vitest';
 import {
   badgeColor,
@@ -39,26 +39,37 @@ describe('response-time badge (spec §4)', () => {
 });
 
 describe('balance display per type (spec §9)', () => {
-  it('shows dollars for 1 and 8', () => {
-    expect(balanceText(1, 87.655)).toMatch(/^\$87\.6[56]$/);
-    expect(balanceText(8, 5)).toBe('$5.00');
+  it('shows dollars for OpenAI and custom channels', () => {
+    expect(balanceText(CHANNEL_TYPE.openAi, 87.655)).toMatch(/^\$87\.6[56]$/);
+    expect(balanceText(CHANNEL_TYPE.custom, 5)).toBe('$5.00');
   });
 
-  it('shows yuan for 4, 12 and 44, and yuan divided by 10000 for 5', () => {
-    expect(balanceText(4, 12.5)).toBe('¥12.50');
-    expect(balanceText(12, 0)).toBe('¥0.00');
-    expect(balanceText(44, 3.456)).toBe('¥3.46');
-    expect(balanceText(5, 123_456)).toBe('¥12.35');
+  it('shows yuan for CloseAI, API2GPT and SiliconFlow, and yuan divided by 10000 for OpenAI-SB', () => {
+    expect(balanceText(CHANNEL_TYPE.closeAi, 12.5)).toBe('¥12.50');
+    expect(balanceText(CHANNEL_TYPE.api2gpt, 0)).toBe('¥0.00');
+    expect(balanceText(CHANNEL_TYPE.siliconFlow, 3.456)).toBe('¥3.46');
+    expect(balanceText(CHANNEL_TYPE.openAiSb, 123_456)).toBe('¥12.35');
   });
 
-  it('shows an abbreviated quota for 10 and 13', () => {
-    expect(balanceText(10, 25_000)).toBe('25.0k');
-    expect(balanceText(13, 2_500_000)).toBe('2.5M');
-    expect(balanceText(13, 999)).toBe('999');
+  it('shows an abbreviated quota for AI Proxy and AIGC2D', () => {
+    expect(balanceText(CHANNEL_TYPE.aiProxy, 25_000)).toBe('25.0k');
+    expect(balanceText(CHANNEL_TYPE.aigc2d, 2_500_000)).toBe('2.5M');
+    expect(balanceText(CHANNEL_TYPE.aigc2d, 999)).toBe('999');
   });
 
   it('has no balance for other types', () => {
-    for (const type of [2, 3, 14, 20, 33, 36, 42, 43, 45]) expect(balanceText(type, 10)).toBeUndefined();
+    const others = [
+      CHANNEL_TYPE.api2d,
+      CHANNEL_TYPE.azure,
+      CHANNEL_TYPE.anthropic,
+      CHANNEL_TYPE.openRouter,
+      CHANNEL_TYPE.aws,
+      CHANNEL_TYPE.deepSeek,
+      CHANNEL_TYPE.vertexAi,
+      CHANNEL_TYPE.proxy,
+      CHANNEL_TYPE.xai,
+    ];
+    for (const type of others) expect(balanceText(type, 10)).toBeUndefined();
   });
 });
 
@@ -81,7 +92,7 @@ describe('inline priority and weight (spec §5)', () => {
 
 describe('channel types', () => {
   it('label every catalogue type with a Mantine colour', () => {
-    expect(channelTypeOf(1)?.text).toBe('OpenAI');
+    expect(channelTypeOf(CHANNEL_TYPE.openAi)?.text).toBe('OpenAI');
     expect(channelTypeOf(999)).toBeUndefined();
     const palette = [
       'dark',

@@ -1,4 +1,4 @@
-import { CHANNEL_TYPES, type ChannelType } from '@sluice/contract/channel-types';
+import { CHANNEL_TYPE, CHANNEL_TYPES, type ChannelType } from '@sluice/contract/channel-types';
 import { CHANNEL_STATUS } from '@sluice/contract/statuses';
 import { formatNumber } from '../../lib/format.js';
 
@@ -54,18 +54,19 @@ const dollars = (balance: number) => `$${balance.toFixed(2)}`;
 const yuan = (balance: number) => `¥${balance.toFixed(2)}`;
 
 /**
- * Spec §9, balance by type: 1 and 8 in dollars; 4, 12 and 44 in yuan; 5 in yuan after dividing by
- * 10000; 10 and 13 as an abbreviated quota number. Other types have no balance (undefined).
+ * Spec §9, balance by type: OpenAI and custom channels in dollars; CloseAI, API2GPT and SiliconFlow
+ * in yuan; OpenAI-SB in yuan after dividing by 10000; AI Proxy and AIGC2D as an abbreviated quota
+ * number. Other types have no balance (undefined).
  */
 const BALANCE_FORMATS: Readonly<Record<number, (balance: number) => string>> = {
-  1: dollars,
-  8: dollars,
-  4: yuan,
-  12: yuan,
-  44: yuan,
-  5: (balance) => yuan(balance / 10_000),
-  10: formatNumber,
-  13: formatNumber,
+  [CHANNEL_TYPE.openAi]: dollars,
+  [CHANNEL_TYPE.custom]: dollars,
+  [CHANNEL_TYPE.closeAi]: yuan,
+  [CHANNEL_TYPE.api2gpt]: yuan,
+  [CHANNEL_TYPE.siliconFlow]: yuan,
+  [CHANNEL_TYPE.openAiSb]: (balance) => yuan(balance / 10_000),
+  [CHANNEL_TYPE.aiProxy]: formatNumber,
+  [CHANNEL_TYPE.aigc2d]: formatNumber,
 };
 
 export const balanceText = (type: number, balance: number): string | undefined =>

@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { describe, expect, it } from 'vitest';
 import { channelRecord } from '../../test-support/channel-record.js';
 import {
@@ -29,9 +30,9 @@ const input = (state: ChannelFormState, editing = false) => {
 };
 
 describe('key composition (spec §5)', () => {
-  it('composes AWS (33) as ak|sk|region once all three are filled', () => {
+  it('composes AWS as ak|sk|region once all three are filled', () => {
     const aws = form({
-      type: 33,
+      type: CHANNEL_TYPE.aws,
       key: '',
       config: config({ ak: ' AKIA1 ', sk: 'secret', region: 'us-west-2' }),
     });
@@ -40,10 +41,10 @@ describe('key composition (spec §5)', () => {
     expect(composeKey({ ...aws, config: config({ ak: 'AKIA1', region: 'us-west-2' }) })).toBe('');
   });
 
-  it('composes Vertex AI (42) as region|project id|ADC JSON', () => {
+  it('composes Vertex AI as region|project id|ADC JSON', () => {
     const adc = '{"type":"service_account","project_id":"p1"}';
     const vertex = form({
-      type: 42,
+      type: CHANNEL_TYPE.vertexAi,
       key: 'typed before switching',
       config: config({ region: 'us-east5', vertex_ai_project_id: 'p1', vertex_ai_adc: adc }),
     });
@@ -53,21 +54,23 @@ describe('key composition (spec §5)', () => {
 
   it('stores the type’s sub-fields in config, keeping unknown fields', () => {
     const aws = form({
-      type: 33,
+      type: CHANNEL_TYPE.aws,
       config: config({ ak: 'a', sk: 's', region: 'r', user_id: 'ignored' }),
       otherConfig: { extra: 1 },
     });
     expect(JSON.parse(configText(aws))).toEqual({ extra: 1, region: 'r', ak: 'a', sk: 's' });
-    expect(configText(form({ type: 37, config: config({ user_id: ' acct ' }) }))).toBe('{"user_id":"acct"}');
-    expect(configText(form({ type: 1, config: config({ region: 'x' }) }))).toBe('');
+    expect(configText(form({ type: CHANNEL_TYPE.cloudflare, config: config({ user_id: ' acct ' }) }))).toBe(
+      '{"user_id":"acct"}',
+    );
+    expect(configText(form({ type: CHANNEL_TYPE.openAi, config: config({ region: 'x' }) }))).toBe('');
   });
 
   it('sends one key per line when batch-creating, never for AWS nor on edit', () => {
     expect(input(form({ batch: true, key: ' sk-1 \n\n sk-2\n' })).key).toBe('sk-1\nsk-2');
     expect(input(form({ batch: false, key: ' sk-1 ' })).key).toBe('sk-1');
-    expect(canBatch(1, false)).toBe(true);
-    expect(canBatch(33, false)).toBe(false);
-    expect(canBatch(1, true)).toBe(false);
+    expect(canBatch(CHANNEL_TYPE.openAi, false)).toBe(true);
+    expect(canBatch(CHANNEL_TYPE.aws, false)).toBe(false);
+    expect(canBatch(CHANNEL_TYPE.openAi, true)).toBe(false);
   });
 });
 
@@ -79,11 +82,11 @@ describe('base URL and defaults (spec §5)', () => {
     expect(input(form({ baseUrl: 'http://127.0.0.1:9000/' })).base_url).toBe('http://127.0.0.1:9000');
   });
 
-  it('gives Azure (3) the default api version when other is empty', () => {
-    expect(input(form({ type: 3, other: '' })).other).toBe(DEFAULT_AZURE_API_VERSION);
+  it('gives Azure the default api version when other is empty', () => {
+    expect(input(form({ type: CHANNEL_TYPE.azure, other: '' })).other).toBe(DEFAULT_AZURE_API_VERSION);
     expect(DEFAULT_AZURE_API_VERSION).toBe('2024-03-01-preview');
-    expect(input(form({ type: 3, other: '2024-06-01' })).other).toBe('2024-06-01');
-    expect(input(form({ type: 1, other: '' })).other).toBe('');
+    expect(input(form({ type: CHANNEL_TYPE.azure, other: '2024-06-01' })).other).toBe('2024-06-01');
+    expect(input(form({ type: CHANNEL_TYPE.openAi, other: '' })).other).toBe('');
   });
 
   it('sends models and groups as comma lists, a blank priority or weight as absent, a negative weight as 0', () => {
@@ -102,23 +105,33 @@ describe('validation messages (spec §5)', () => {
   it('needs a name and a key on creation only', () => {
     expect(problem(form({ name: ' ' }))).toBe('channel.validation.nameAndKey');
     expect(problem(form({ key: '' }))).toBe('channel.validation.nameAndKey');
-    expect(problem(form({ type: 33, key: 'ignored' }))).toBe('channel.validation.nameAndKey');
+    expect(problem(form({ type: CHANNEL_TYPE.aws, key: 'ignored' }))).toBe('channel.validation.nameAndKey');
     expect(problem(form({ key: '' }), true)).toBeUndefined();
   });
 
   it('keeps stored AWS secrets only on an AWS channel: one turned into AWS needs every part', () => {
     const parts = config({ ak: 'AKIA1', region: 'us-west-2' });
-    expect(problem(form({ type: 33, key: '', config: parts, storedType: 33 }), true)).toBeUndefined();
-    expect(problem(form({ type: 33, key: '', config: parts, storedType: 1 }), true)).toBe(
-      'channel.validation.nameAndKey',
-    );
+    expect(
+      problem(form({ type: CHANNEL_TYPE.aws, key: '', config: parts, storedType: CHANNEL_TYPE.aws }), true),
+    ).toBeUndefined();
+    expect(
+      problem(
+        form({ type: CHANNEL_TYPE.aws, key: '', config: parts, storedType: CHANNEL_TYPE.openAi }),
+        true,
+      ),
+    ).toBe('channel.validation.nameAndKey');
     const whole = config({ ak: 'AKIA1', sk: 'secret', region: 'us-west-2' });
-    expect(problem(form({ type: 33, key: '', config: whole, storedType: 1 }), true)).toBeUndefined();
+    expect(
+      problem(
+        form({ type: CHANNEL_TYPE.aws, key: '', config: whole, storedType: CHANNEL_TYPE.openAi }),
+        true,
+      ),
+    ).toBeUndefined();
   });
 
-  it('needs a model unless the type is Proxy (43)', () => {
+  it('needs a model unless the type is Proxy', () => {
     expect(problem(form({ models: [] }))).toBe('channel.validation.models');
-    expect(problem(form({ type: 43, models: [] }))).toBeUndefined();
+    expect(problem(form({ type: CHANNEL_TYPE.proxy, models: [] }))).toBeUndefined();
   });
 
   it('needs valid JSON in the model mapping, and a group', () => {
@@ -133,7 +146,7 @@ describe('validation messages (spec §5)', () => {
 describe('editing a loaded channel', () => {
   const channel = channelRecord({
     id: 7,
-    type: 33,
+    type: CHANNEL_TYPE.aws,
     name: 'bedrock',
     weight: 2,
     models: 'claude-3-haiku,claude-3-sonnet',

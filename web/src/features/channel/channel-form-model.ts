@@ -1,13 +1,9 @@
 import { COMPOSED_KEY_FIELDS, jsonObjectOf, SECRET_CONFIG_FIELDS } from '@sluice/contract/channel-config';
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { splitCommaList, type Channel } from '@sluice/contract/schemas/channel';
 import type { ChannelInput } from './channel-api.js';
 
 /** The channel form's state and its save rules (spec §5, §9), without rendering. */
-
-export const AWS = 33;
-export const AZURE = 3;
-export const VERTEX_AI = 42;
-export const PROXY = 43;
 
 /** Spec §5: an Azure channel without an api version gets this one. */
 export const DEFAULT_AZURE_API_VERSION = '2024-03-01-preview';
@@ -58,7 +54,7 @@ const EMPTY_CONFIG: ChannelConfig = {
 const CONFIG_FIELDS = Object.keys(EMPTY_CONFIG) as ConfigField[];
 
 export const EMPTY_CHANNEL_FORM: ChannelFormState = {
-  type: 1,
+  type: CHANNEL_TYPE.openAi,
   name: '',
   key: '',
   batch: false,
@@ -77,10 +73,10 @@ export const EMPTY_CHANNEL_FORM: ChannelFormState = {
 
 /** The config sub-fields each type edits; their values are stored in `config`. */
 export const CONFIG_FIELDS_BY_TYPE: Readonly<Record<number, readonly ConfigField[]>> = {
-  [AWS]: ['region', 'ak', 'sk'],
-  [VERTEX_AI]: ['region', 'vertex_ai_project_id', 'vertex_ai_adc'],
-  34: ['user_id'],
-  37: ['user_id'],
+  [CHANNEL_TYPE.aws]: ['region', 'ak', 'sk'],
+  [CHANNEL_TYPE.vertexAi]: ['region', 'vertex_ai_project_id', 'vertex_ai_adc'],
+  [CHANNEL_TYPE.coze]: ['user_id'],
+  [CHANNEL_TYPE.cloudflare]: ['user_id'],
 };
 
 /** Types whose key is composed from config sub-fields (spec §5), in key order. */
@@ -160,13 +156,15 @@ export const channelInputOf = (
   // A channel turned into AWS or Vertex AI has no stored parts of that kind to keep: all are needed.
   if (editing && key === '' && hasComposedKey(form.type) && form.storedType !== form.type)
     return { problem: 'channel.validation.nameAndKey' };
-  if (form.type !== PROXY && form.models.length === 0) return { problem: 'channel.validation.models' };
+  if (form.type !== CHANNEL_TYPE.proxy && form.models.length === 0)
+    return { problem: 'channel.validation.models' };
   const modelMapping = form.modelMapping.trim();
   if (modelMapping !== '' && !isValidJson(modelMapping))
     return { problem: 'channel.validation.modelMapping' };
   if (form.groups.length === 0) return { problem: 'channel.validation.groups' };
   const weight = wholeNumber(form.weight);
-  const other = form.type === AZURE && form.other.trim() === '' ? DEFAULT_AZURE_API_VERSION : form.other;
+  const other =
+    form.type === CHANNEL_TYPE.azure && form.other.trim() === '' ? DEFAULT_AZURE_API_VERSION : form.other;
   return {
     input: {
       type: form.type,

@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { notifications, notificationsStore } from '@mantine/notifications';
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../i18n/i18n.js';
@@ -7,7 +8,10 @@ import { channelRecord } from '../../test-support/channel-record.js';
 import { renderScreen, stubApi } from '../../test-support/render.js';
 import { ChannelFormPage } from './channel-form-page.js';
 
-const CATALOGUE = { '1': ['gpt-4o-mini', 'gpt-4o'], '33': ['claude-3-haiku'] };
+const CATALOGUE = {
+  [CHANNEL_TYPE.openAi]: ['gpt-4o-mini', 'gpt-4o'],
+  [CHANNEL_TYPE.aws]: ['claude-3-haiku'],
+};
 
 const toasts = () => {
   const state = notificationsStore.getState();
@@ -38,7 +42,7 @@ const sent = (fetch: ReturnType<typeof stubApi>, method: string) =>
 /** An AWS channel as the server answers it: no key, and no secret key (sk) in its config. */
 const AWS_CHANNEL = channelRecord({
   id: 7,
-  type: 33,
+  type: CHANNEL_TYPE.aws,
   name: 'bedrock',
   models: 'claude-3-haiku',
   config: '{"region":"us-west-2","ak":"AKIA"}',
@@ -106,7 +110,7 @@ describe('channel form', () => {
     submit();
     await waitFor(() => expect(router.state.location.pathname).toBe('/channel'));
     expect(sent(fetch, 'POST')).toMatchObject({
-      type: 1,
+      type: CHANNEL_TYPE.openAi,
       name: 'primary',
       key: 'sk-1',
       base_url: 'http://upstream.test/v1',
@@ -145,7 +149,7 @@ describe('channel form', () => {
     const body = sent(fetch, 'PUT');
     expect(body).toMatchObject({
       id: 7,
-      type: 33,
+      type: CHANNEL_TYPE.aws,
       key: 'AKIA|new-secret|us-west-2',
       models: 'claude-3-haiku',
     });
@@ -164,7 +168,7 @@ describe('channel form', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/channel'));
     const body = sent(fetch, 'PUT');
     // The server keeps the stored sk and composes the key again from the saved config.
-    expect(body).toMatchObject({ id: 7, type: 33, key: '' });
+    expect(body).toMatchObject({ id: 7, type: CHANNEL_TYPE.aws, key: '' });
     expect(JSON.parse(String(body?.['config']))).toEqual({ region: 'eu-west-1', ak: 'AKIA' });
   });
 });

@@ -11,7 +11,7 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
-import { CHANNEL_TYPES } from '@sluice/contract/channel-types';
+import { CHANNEL_TYPE, CHANNEL_TYPES } from '@sluice/contract/channel-types';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -26,7 +26,6 @@ import {
   channelInputOf,
   EMPTY_CHANNEL_FORM,
   MODEL_MAPPING_EXAMPLE,
-  PROXY,
   type ChannelFormState,
 } from './channel-form-model.js';
 import { ModelsField, typeModels } from './channel-models-field.js';
@@ -130,7 +129,7 @@ export const ChannelFormPage = () => {
               nothingFoundMessage={t('common.nothingFound')}
               data-testid="channel-groups"
             />
-            {form.type !== PROXY && (
+            {form.type !== CHANNEL_TYPE.proxy && (
               <ModelsField
                 type={form.type}
                 value={form.models}
@@ -138,7 +137,7 @@ export const ChannelFormPage = () => {
                 catalogue={catalogue.data}
               />
             )}
-            {form.type !== PROXY && (
+            {form.type !== CHANNEL_TYPE.proxy && (
               <Stack gap={4}>
                 <Textarea
                   label={t('channel.form.modelMapping')}

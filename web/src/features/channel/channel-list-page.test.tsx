@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { notifications, notificationsStore } from '@mantine/notifications';
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../i18n/i18n.js';
@@ -10,11 +11,25 @@ import { ChannelListPage } from './channel-list-page.js';
 const channel = channelRecord;
 
 const CHANNELS = [
-  channel({ id: 1, type: 1, response_time: 0, balance: 12.345 }),
-  channel({ id: 2, type: 5, name: 'sb', response_time: 800, balance: 250_000, status: 2 }),
-  channel({ id: 3, type: 13, name: 'aigc', response_time: 2500, balance: 25_000, status: 3 }),
-  channel({ id: 4, type: 14, name: 'claude', response_time: 4200 }),
-  channel({ id: 5, type: 4, name: 'closeai', response_time: 9000, balance: 3 }),
+  channel({ id: 1, type: CHANNEL_TYPE.openAi, response_time: 0, balance: 12.345 }),
+  channel({
+    id: 2,
+    type: CHANNEL_TYPE.openAiSb,
+    name: 'sb',
+    response_time: 800,
+    balance: 250_000,
+    status: 2,
+  }),
+  channel({
+    id: 3,
+    type: CHANNEL_TYPE.aigc2d,
+    name: 'aigc',
+    response_time: 2500,
+    balance: 25_000,
+    status: 3,
+  }),
+  channel({ id: 4, type: CHANNEL_TYPE.anthropic, name: 'claude', response_time: 4200 }),
+  channel({ id: 5, type: CHANNEL_TYPE.closeAi, name: 'closeai', response_time: 9000, balance: 3 }),
 ];
 const IDLE = { running: false, scope: '', done: 0, total: 0, failed: 0 };
 

@@ -1,14 +1,12 @@
 import { Alert, Checkbox, PasswordInput, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { enChannel } from '../../i18n/en/channel.js';
 import {
-  AWS,
-  AZURE,
   canBatch,
   hasComposedKey,
   isSecretConfigField,
-  VERTEX_AI,
   type ChannelFormState,
   type ConfigField,
 } from './channel-form-model.js';
@@ -27,40 +25,40 @@ interface FieldText {
 
 /** Notes shown under the type: Azure deployments, Coze bots, Doubao endpoints, Proxy. */
 const NOTES: Readonly<Record<number, FormText>> = {
-  [AZURE]: 'azureNote',
-  34: 'cozeNote',
-  40: 'doubaoNote',
-  43: 'proxyTypeNote',
+  [CHANNEL_TYPE.azure]: 'azureNote',
+  [CHANNEL_TYPE.coze]: 'cozeNote',
+  [CHANNEL_TYPE.doubao]: 'doubaoNote',
+  [CHANNEL_TYPE.proxy]: 'proxyTypeNote',
 };
 
 /** Key format hints of spec §5. */
 const KEY_HINTS: Readonly<Record<number, KeyHint>> = {
-  15: 'baidu',
-  18: 'spark',
-  22: 'fastgpt',
-  23: 'hunyuan',
+  [CHANNEL_TYPE.baidu]: 'baidu',
+  [CHANNEL_TYPE.xunfei]: 'spark',
+  [CHANNEL_TYPE.fastGpt]: 'fastgpt',
+  [CHANNEL_TYPE.tencent]: 'hunyuan',
 };
 
 const COMPOSED_FORMATS: Readonly<Record<number, string>> = {
-  [AWS]: 'AK|SK|Region',
-  [VERTEX_AI]: 'Region|Project ID|ADC JSON',
+  [CHANNEL_TYPE.aws]: 'AK|SK|Region',
+  [CHANNEL_TYPE.vertexAi]: 'Region|Project ID|ADC JSON',
 };
 
 /** The meaning of `base_url` by type; AWS has none; every other type may set a proxy. */
 const BASE_URL_FIELDS: Readonly<Record<number, FieldText | null>> = {
-  [AZURE]: { label: 'azureEndpoint', placeholder: 'azureEndpointPlaceholder' },
-  8: { label: 'customBaseUrl', placeholder: 'customBaseUrlPlaceholder' },
-  22: { label: 'privateDeployUrl', placeholder: 'privateDeployUrlPlaceholder' },
-  [AWS]: null,
+  [CHANNEL_TYPE.azure]: { label: 'azureEndpoint', placeholder: 'azureEndpointPlaceholder' },
+  [CHANNEL_TYPE.custom]: { label: 'customBaseUrl', placeholder: 'customBaseUrlPlaceholder' },
+  [CHANNEL_TYPE.fastGpt]: { label: 'privateDeployUrl', placeholder: 'privateDeployUrlPlaceholder' },
+  [CHANNEL_TYPE.aws]: null,
 };
 const PROXY_FIELD: FieldText = { label: 'proxy', placeholder: 'proxyPlaceholder' };
 
 /** The meaning of `other` by type (the Azure api version, the Qwen plugin, …). */
 const OTHER_FIELDS: Readonly<Record<number, FieldText>> = {
-  [AZURE]: { label: 'azureApiVersion', placeholder: 'azureApiVersionPlaceholder' },
-  17: { label: 'plugin', placeholder: 'pluginPlaceholder' },
-  18: { label: 'sparkVersion', placeholder: 'sparkVersionPlaceholder' },
-  21: { label: 'knowledgeBaseId', placeholder: 'knowledgeBaseIdPlaceholder' },
+  [CHANNEL_TYPE.azure]: { label: 'azureApiVersion', placeholder: 'azureApiVersionPlaceholder' },
+  [CHANNEL_TYPE.ali]: { label: 'plugin', placeholder: 'pluginPlaceholder' },
+  [CHANNEL_TYPE.xunfei]: { label: 'sparkVersion', placeholder: 'sparkVersionPlaceholder' },
+  [CHANNEL_TYPE.aiProxyLibrary]: { label: 'knowledgeBaseId', placeholder: 'knowledgeBaseIdPlaceholder' },
 };
 
 interface ConfigInput extends FieldText {
@@ -70,18 +68,18 @@ interface ConfigInput extends FieldText {
 
 /** The config sub-fields by type: AWS and Vertex AI compose the key from theirs. */
 const CONFIG_INPUTS: Readonly<Record<number, readonly ConfigInput[]>> = {
-  [AWS]: [
+  [CHANNEL_TYPE.aws]: [
     { field: 'region', label: 'region', placeholder: 'awsRegionPlaceholder' },
     { field: 'ak', label: 'ak', placeholder: 'akPlaceholder' },
     { field: 'sk', label: 'sk', placeholder: 'skPlaceholder', kind: 'secret' },
   ],
-  [VERTEX_AI]: [
+  [CHANNEL_TYPE.vertexAi]: [
     { field: 'region', label: 'region', placeholder: 'vertexRegionPlaceholder' },
     { field: 'vertex_ai_project_id', label: 'vertexProjectId', placeholder: 'vertexProjectId' },
     { field: 'vertex_ai_adc', label: 'vertexAdc', placeholder: 'vertexAdc', kind: 'json' },
   ],
-  34: [{ field: 'user_id', label: 'cozeUserId', placeholder: 'cozeUserIdPlaceholder' }],
-  37: [{ field: 'user_id', label: 'accountId', placeholder: 'accountIdPlaceholder' }],
+  [CHANNEL_TYPE.coze]: [{ field: 'user_id', label: 'cozeUserId', placeholder: 'cozeUserIdPlaceholder' }],
+  [CHANNEL_TYPE.cloudflare]: [{ field: 'user_id', label: 'accountId', placeholder: 'accountIdPlaceholder' }],
 };
 
 export interface TypeFieldsProps {
