@@ -1,3 +1,4 @@
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { expect } from 'vitest';
 import type { ApiClient } from '../../server/src/test-support/api-client.js';
 
@@ -23,7 +24,7 @@ export const createChannel = async (
 ): Promise<void> => {
   const answer = await root.post('/api/channel/', {
     name: 'e2e-upstream',
-    type: 1,
+    type: CHANNEL_TYPE.openAi,
     key: 'sk-upstream-e2e',
     base_url: baseUrl,
     models,

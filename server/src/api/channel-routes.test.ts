@@ -1,3 +1,4 @@
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import type { Channel } from '@sluice/contract/schemas/channel';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiClient, type ApiClient, type ApiResponse } from '../test-support/api-client.js';
@@ -48,7 +49,7 @@ describe.each(testDialects())('channel routes on %s', (dialect) => {
       models: 'gpt-4o,gpt-4o-mini',
     });
     expect(channel).toMatchObject({
-      type: 1,
+      type: CHANNEL_TYPE.openAi,
       key: '',
       status: 1,
       name: 'main',
@@ -184,12 +185,12 @@ describe.each(testDialects())('channel routes on %s', (dialect) => {
 
   it('never answers the secret config fields, keeps them when an update leaves them blank, and composes the key again', async () => {
     const aws = await create({
-      type: 33,
+      type: CHANNEL_TYPE.aws,
       key: 'AKIA1|aws-secret-9c1e|us-east-1',
       config: '{"region":"us-east-1","ak":"AKIA1","sk":"aws-secret-9c1e"}',
     });
     const vertex = await create({
-      type: 42,
+      type: CHANNEL_TYPE.vertexAi,
       key: 'us-central1|proj|{"private_key":"vertex-adc-77b2"}',
       config: JSON.stringify({
         region: 'us-central1',

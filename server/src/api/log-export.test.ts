@@ -1,4 +1,5 @@
 import { logFilterSchema } from '@sluice/contract/schemas/log';
+import { LOG_TYPE } from '@sluice/contract/statuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiResponse } from '../test-support/api-client.js';
 import {
@@ -68,7 +69,7 @@ describe.each(testDialects())('log CSV export on %s', (dialect) => {
         user_id: alice.id,
         username: 'alice',
         created_at: T + index,
-        type: 2,
+        type: LOG_TYPE.consume,
         model_name: index % 2 === 0 ? 'gpt-4o' : 'claude-3',
         token_name: '=cmd|tok',
         channel_id: 4,
@@ -84,7 +85,7 @@ describe.each(testDialects())('log CSV export on %s', (dialect) => {
         user_id: bob.id,
         username: 'bob',
         created_at: T + 50,
-        type: 1,
+        type: LOG_TYPE.topup,
         content: 'bob secret top-up',
         quota: 9,
       },
@@ -158,7 +159,7 @@ describe.each(testDialects())('log CSV export on %s', (dialect) => {
         user_id: bulk.id,
         username: 'bulk',
         created_at: T + 10_000 + index,
-        type: 2,
+        type: LOG_TYPE.consume,
         quota: index,
         content: `row ${index}`,
       })),

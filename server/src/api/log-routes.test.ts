@@ -1,4 +1,5 @@
 import type { Log, LogStat } from '@sluice/contract/schemas/log';
+import { LOG_TYPE } from '@sluice/contract/statuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type ApiClient } from '../test-support/api-client.js';
 import { insertLogs, signInNewUser, signInRoot, type SignedInUser } from '../test-support/log-fixtures.js';
@@ -29,7 +30,7 @@ describe.each(testDialects())('log routes on %s', (dialect) => {
       {
         ...a,
         created_at: T + 100,
-        type: 2,
+        type: LOG_TYPE.consume,
         model_name: 'gpt-4o',
         token_name: 'ta',
         channel_id: 1,
@@ -44,7 +45,7 @@ describe.each(testDialects())('log routes on %s', (dialect) => {
       {
         ...a,
         created_at: T + 200,
-        type: 2,
+        type: LOG_TYPE.consume,
         model_name: 'gpt-4o-mini',
         token_name: 'ta',
         channel_id: 2,
@@ -53,11 +54,11 @@ describe.each(testDialects())('log routes on %s', (dialect) => {
         completion_tokens: 5,
         content: ratio,
       },
-      { ...a, created_at: T + 300, type: 1, content: 'top up 500 points', quota: 500 },
+      { ...a, created_at: T + 300, type: LOG_TYPE.topup, content: 'top up 500 points', quota: 500 },
       {
         ...b,
         created_at: T + 400,
-        type: 2,
+        type: LOG_TYPE.consume,
         model_name: 'gpt-4o',
         token_name: 'tb',
         channel_id: 1,
@@ -66,12 +67,12 @@ describe.each(testDialects())('log routes on %s', (dialect) => {
         completion_tokens: 200,
         content: ratio,
       },
-      { ...b, created_at: T + 500, type: 3, content: 'manage: quota changed' },
-      { ...b, created_at: T + 600, type: 4, content: 'new user gift' },
+      { ...b, created_at: T + 500, type: LOG_TYPE.manage, content: 'manage: quota changed' },
+      { ...b, created_at: T + 600, type: LOG_TYPE.system, content: 'new user gift' },
       {
         ...a,
         created_at: T + 700,
-        type: 2,
+        type: LOG_TYPE.consume,
         model_name: 'claude-3',
         token_name: 'ta2',
         channel_id: 3,
@@ -94,7 +95,7 @@ describe.each(testDialects())('log routes on %s', (dialect) => {
       id: expect.any(Number),
       user_id: alice.id,
       created_at: T + 100,
-      type: 2,
+      type: LOG_TYPE.consume,
       content: 'ratio: 1.00 × 1.00 × 1.00',
       username: 'alice',
       token_name: 'ta',
@@ -189,7 +190,7 @@ describe.each(testDialects())('log routes on %s', (dialect) => {
         user_id: dave.id,
         username: 'dave',
         created_at: T + 9000 + index,
-        type: 3,
+        type: LOG_TYPE.manage,
         content: `bulk ${index}`,
       })),
     );
@@ -269,7 +270,12 @@ describe.each(testDialects())('log routes on %s', (dialect) => {
     const erin = await signInNewUser(test, 'erin');
     await insertLogs(
       test.sluice.services.deps.logDb,
-      [1000, 2000, 3000].map((created_at) => ({ user_id: erin.id, username: 'erin', created_at, type: 4 })),
+      [1000, 2000, 3000].map((created_at) => ({
+        user_id: erin.id,
+        username: 'erin',
+        created_at,
+        type: LOG_TYPE.system,
+      })),
     );
     for (const query of ['', '?target_timestamp=', '?target_timestamp=0', '?target_timestamp=abc']) {
       const response = await root.delete(`/api/log/${query}`);

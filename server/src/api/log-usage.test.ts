@@ -1,4 +1,5 @@
 import type { DashboardRow, Usage } from '@sluice/contract/schemas/log';
+import { LOG_TYPE } from '@sluice/contract/statuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bucketStart } from '../db/day-bucket.js';
 import type { ApiClient } from '../test-support/api-client.js';
@@ -28,7 +29,7 @@ describe.each(testDialects())('usage and dashboard on %s', (dialect) => {
     root = await signInRoot(test);
     alice = await signInNewUser(test, 'alice');
     bob = await signInNewUser(test, 'bob');
-    const a = { user_id: alice.id, username: 'alice', type: 2 };
+    const a = { user_id: alice.id, username: 'alice', type: LOG_TYPE.consume };
     await insertLogs(test.sluice.services.deps.logDb, [
       {
         ...a,
@@ -54,13 +55,13 @@ describe.each(testDialects())('usage and dashboard on %s', (dialect) => {
         prompt_tokens: 1,
         completion_tokens: 1,
       },
-      { ...a, created_at: D0 + 3 * 3600, type: 1, quota: 500, content: 'top-up' },
+      { ...a, created_at: D0 + 3 * 3600, type: LOG_TYPE.topup, quota: 500, content: 'top-up' },
       { ...a, created_at: D0 + 3 * DAY + 60, model_name: 'gpt-4o', quota: 999 },
       {
         user_id: bob.id,
         username: 'bob',
         created_at: D0 + 2 * 3600,
-        type: 2,
+        type: LOG_TYPE.consume,
         model_name: 'gpt-4o',
         channel_id: 7,
         quota: 1000,
@@ -144,12 +145,19 @@ describe.each(testDialects())('usage and dashboard on %s', (dialect) => {
     const carol = await signInNewUser(test, 'carol');
     const now = Math.floor(Date.now() / 1000);
     await insertLogs(test.sluice.services.deps.logDb, [
-      { user_id: carol.id, username: 'carol', created_at: now - 3600, type: 2, model_name: 'm', quota: 3 },
+      {
+        user_id: carol.id,
+        username: 'carol',
+        created_at: now - 3600,
+        type: LOG_TYPE.consume,
+        model_name: 'm',
+        quota: 3,
+      },
       {
         user_id: carol.id,
         username: 'carol',
         created_at: now - 10 * DAY,
-        type: 2,
+        type: LOG_TYPE.consume,
         model_name: 'm',
         quota: 4,
       },
@@ -199,7 +207,7 @@ describe.each(testDialects())('usage and dashboard on %s', (dialect) => {
 
   it('floors day buckets below zero on this database too', async () => {
     const db = test.sluice.services.deps.logDb;
-    await insertLogs(db, [{ user_id: 0, created_at: -100, type: 3 }]);
+    await insertLogs(db, [{ user_id: 0, created_at: -100, type: LOG_TYPE.manage }]);
     const row = await db
       .selectFrom('logs')
       .select(bucketStart('created_at', 0, DAY).as('day'))
@@ -218,7 +226,7 @@ describe.each(testDialects())('usage and dashboard on %s', (dialect) => {
     const dana = await signInNewUser(test, 'dana');
     const now = Math.floor(Date.now() / 1000);
     const today = now - (now % DAY);
-    const d = { user_id: dana.id, username: 'dana', type: 2 };
+    const d = { user_id: dana.id, username: 'dana', type: LOG_TYPE.consume };
     await insertLogs(test.sluice.services.deps.logDb, [
       {
         ...d,
@@ -246,8 +254,15 @@ describe.each(testDialects())('usage and dashboard on %s', (dialect) => {
       },
       { ...d, created_at: today + 1, model_name: 'gpt-4o', quota: 2, prompt_tokens: 0, completion_tokens: 1 },
       { ...d, created_at: today - 9 * DAY, model_name: 'gpt-4o', quota: 100 },
-      { ...d, created_at: today - DAY, type: 1, quota: 1000 },
-      { user_id: bob.id, username: 'bob', created_at: today - DAY, type: 2, model_name: 'gpt-4o', quota: 50 },
+      { ...d, created_at: today - DAY, type: LOG_TYPE.topup, quota: 1000 },
+      {
+        user_id: bob.id,
+        username: 'bob',
+        created_at: today - DAY,
+        type: LOG_TYPE.consume,
+        model_name: 'gpt-4o',
+        quota: 50,
+      },
     ]);
     const response = await dana.client.get('/api/user/dashboard');
     expect(response.body.success).toBe(true);

@@ -1,4 +1,5 @@
 import type { Redemption } from '@sluice/contract/schemas/redemption';
+import { LOG_TYPE } from '@sluice/contract/statuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidHex } from '../lib/keys.js';
 import { hashPassword } from '../lib/password.js';
@@ -412,7 +413,12 @@ describe.each(testDialects())('redemption routes (/api/redemption) on %s', (dial
       expect(row?.redeemed_time).toBeLessThanOrEqual(nowSeconds());
       const logs = await logsOf(user.id);
       expect(logs).toHaveLength(1);
-      expect(logs[0]).toMatchObject({ type: 1, quota: 777, user_id: user.id, username: user.username });
+      expect(logs[0]).toMatchObject({
+        type: LOG_TYPE.topup,
+        quota: 777,
+        user_id: user.id,
+        username: user.username,
+      });
       expect(logs[0]!.content).toMatch(/^top up via redemption code /);
     });
 
@@ -504,7 +510,11 @@ describe.each(testDialects())('redemption routes (/api/redemption) on %s', (dial
         )
         .execute();
       expect(logs).toHaveLength(1);
-      expect(logs[0]).toMatchObject({ type: 1, quota: 1000, user_id: quotas.find((row) => row.quota)!.id });
+      expect(logs[0]).toMatchObject({
+        type: LOG_TYPE.topup,
+        quota: 1000,
+        user_id: quotas.find((row) => row.quota)!.id,
+      });
       expect((await codeById(code.id))?.status).toBe(3);
     });
 
@@ -517,7 +527,7 @@ describe.each(testDialects())('redemption routes (/api/redemption) on %s', (dial
       expect(await quotaOf(user.id)).toBe(43);
       const logs = await logsOf(user.id);
       expect(logs).toHaveLength(1);
-      expect(logs[0]).toMatchObject({ type: 1, quota: 40 });
+      expect(logs[0]).toMatchObject({ type: LOG_TYPE.topup, quota: 40 });
     });
   });
 });

@@ -1,4 +1,5 @@
 import type { User } from '@sluice/contract/schemas/user';
+import { LOG_TYPE } from '@sluice/contract/statuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidHex } from '../lib/keys.js';
 import { hashPassword } from '../lib/password.js';
@@ -444,7 +445,7 @@ describe.each(testDialects())('user administration (/api/user, /api/topup) on %s
       expect((await userById(target.id))?.quota).toBe(0);
       const logs = await logsOf(target.id);
       expect(logs).toHaveLength(1);
-      expect(logs[0]).toMatchObject({ type: 3, user_id: target.id, username: target.username });
+      expect(logs[0]).toMatchObject({ type: LOG_TYPE.manage, user_id: target.id, username: target.username });
       expect(logs[0]!.content).toContain(formatLogQuota(5000, options()));
       expect(logs[0]!.content).toContain(formatLogQuota(0, options()));
       expect(formatLogQuota(5000, options())).not.toBe(formatLogQuota(0, options()));
@@ -733,7 +734,7 @@ describe.each(testDialects())('user administration (/api/user, /api/topup) on %s
       const logs = await logsOf(target.id);
       expect(logs).toHaveLength(1);
       expect(logs[0]).toMatchObject({
-        type: 1,
+        type: LOG_TYPE.topup,
         quota: 777,
         content: 'order #42',
         user_id: target.id,
@@ -743,7 +744,7 @@ describe.each(testDialects())('user administration (/api/user, /api/topup) on %s
       expect((await userById(target.id))?.quota).toBe(900);
       const second = (await logsOf(target.id))[1];
       expect(second).toMatchObject({
-        type: 1,
+        type: LOG_TYPE.topup,
         quota: 23,
         content: `top up via API ${formatLogQuota(23, options())}`,
       });
@@ -792,7 +793,7 @@ describe.each(testDialects())('user administration (/api/user, /api/topup) on %s
       expect((await userById(target.id))?.quota).toBe(10_000 + 30 * 7 - 30 * 5);
       const logs = await logsOf(target.id);
       expect(logs).toHaveLength(30);
-      expect(logs.every((log) => log.type === 1 && log.quota === 7)).toBe(true);
+      expect(logs.every((log) => log.type === LOG_TYPE.topup && log.quota === 7)).toBe(true);
     });
   });
 });

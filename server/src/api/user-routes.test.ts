@@ -1,3 +1,4 @@
+import { LOG_TYPE } from '@sluice/contract/statuses';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiClient, type ApiClient } from '../test-support/api-client.js';
 import { startTestSluice, type TestSluice } from '../test-support/test-sluice.js';
@@ -107,7 +108,7 @@ describe.each(testDialects())('account routes (/api/user) on %s', (dialect) => {
       expect(row.aff_code).toMatch(/^[0-9a-zA-Z]{4}$/);
       const logs = await logsOf(row.id);
       expect(logs).toHaveLength(1);
-      expect(logs[0]).toMatchObject({ type: 4, user_id: row.id, username });
+      expect(logs[0]).toMatchObject({ type: LOG_TYPE.system, user_id: row.id, username });
       expect(logs[0]!.content).toMatch(/^new user registration gift /);
       // The new user can log in with the password chosen.
       await client().login(username, 'password123');
@@ -156,7 +157,7 @@ describe.each(testDialects())('account routes (/api/user) on %s', (dialect) => {
         expect.stringMatching(/^new user registration gift /),
         expect.stringMatching(/^gift for inviting a user /),
       ]);
-      expect(inviterLogs[1]).toMatchObject({ type: 4, username: inviter.username });
+      expect(inviterLogs[1]).toMatchObject({ type: LOG_TYPE.system, username: inviter.username });
     });
 
     it('ignores an aff_code that belongs to nobody', async () => {

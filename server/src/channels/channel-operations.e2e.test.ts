@@ -1,3 +1,5 @@
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
+import { LOG_TYPE } from '@sluice/contract/statuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../lib/password.js';
 import { apiClient } from '../test-support/api-client.js';
@@ -129,7 +131,7 @@ describe('channel operations: test, test all, balance, automatic disable and ena
     const notice = await db()
       .selectFrom('logs')
       .select('content')
-      .where('type', '=', 4)
+      .where('type', '=', LOG_TYPE.system)
       .orderBy('id', 'desc')
       .executeTakeFirst();
     expect(notice?.content).toContain(`(#${id}) was disabled automatically`);
@@ -151,7 +153,7 @@ describe('channel operations: test, test all, balance, automatic disable and ena
     try {
       const id = await fixture.channel({
         name: 'aiproxy',
-        type: 10,
+        type: CHANNEL_TYPE.aiProxy,
         key: 'aiproxy-secret-key-42',
         base_url: aiProxy.url,
         models: 'gpt-4o',
@@ -176,7 +178,12 @@ describe('channel operations: test, test all, balance, automatic disable and ena
     const row = await channelRow(id);
     expect(row.balance).toBe(87.655);
     expect(row.balance_updated_time).toBeGreaterThan(0);
-    const azure = await fixture.channel({ name: 'azure', type: 3, base_url: upstream.url, models: 'gpt-4o' });
+    const azure = await fixture.channel({
+      name: 'azure',
+      type: CHANNEL_TYPE.azure,
+      base_url: upstream.url,
+      models: 'gpt-4o',
+    });
     expect((await fixture.root.get(`/api/channel/update_balance/${azure}`)).body).toMatchObject({
       success: false,
       message: 'not implemented',
@@ -277,7 +284,7 @@ describe('channel operations: ENABLE_METRIC disables a channel whose success rat
     const notice = await fixture.test.sluice.database.db
       .selectFrom('logs')
       .select('content')
-      .where('type', '=', 4)
+      .where('type', '=', LOG_TYPE.system)
       .orderBy('id', 'desc')
       .executeTakeFirst();
     expect(notice?.content).toContain(

@@ -1,3 +1,5 @@
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
+import { LOG_TYPE } from '@sluice/contract/statuses';
 import SqliteDatabase from 'better-sqlite3';
 import type { ColumnMetadata, Kysely, TableMetadata } from 'kysely';
 import { createConnection } from 'mysql2/promise';
@@ -435,7 +437,7 @@ describe.each(testDialects())('booting on a one-api v0.6.9 database (%s)', (dial
   it('gives the old log row the defaults of the added columns', async () => {
     const log = await db().selectFrom('logs').selectAll().where('user_id', '=', 2).executeTakeFirstOrThrow();
     expect(log).toMatchObject({
-      type: 2,
+      type: LOG_TYPE.consume,
       quota: 1_234,
       model_name: 'gpt-4o',
       channel_id: 1,
@@ -514,7 +516,13 @@ describe.each(testDialects())('booting on a one-api v0.6.9 database (%s)', (dial
 
   it('reads the channel as numbers where one-api stored numbers', async () => {
     const channel = await db().selectFrom('channels').selectAll().executeTakeFirstOrThrow();
-    expect(channel).toMatchObject({ id: 1, type: 1, balance: 12.5, used_quota: 4_321, group: 'default,vip' });
+    expect(channel).toMatchObject({
+      id: 1,
+      type: CHANNEL_TYPE.openAi,
+      balance: 12.5,
+      used_quota: 4_321,
+      group: 'default,vip',
+    });
   });
 
   it('registers a new user on the old tables, after the existing ids', async () => {
@@ -533,7 +541,7 @@ describe.each(testDialects())('booting on a one-api v0.6.9 database (%s)', (dial
     expect(tokens[0]!.id).toBe(3);
     const logs = await db().selectFrom('logs').selectAll().where('user_id', '=', row.id).execute();
     expect(logs).toHaveLength(1);
-    expect(logs[0]).toMatchObject({ type: 4, request_id: '' });
+    expect(logs[0]).toMatchObject({ type: LOG_TYPE.system, request_id: '' });
     await client().login(username, 'password123');
   });
 

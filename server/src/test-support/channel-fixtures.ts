@@ -1,10 +1,11 @@
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 
 /** A create body as the console sends it (including the ignored `groups` array). */
 export const channelBody = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
   name: 'main',
-  type: 1,
+  type: CHANNEL_TYPE.openAi,
   key: 'sk-fixture-key-0001',
   base_url: '',
   other: '',

@@ -1,4 +1,4 @@
-import { USER_STATUS } from '@sluice/contract/statuses';
+import { LOG_TYPE, USER_STATUS } from '@sluice/contract/statuses';
 import type { Insertable, Kysely } from 'kysely';
 import type { LogsTable, Tables } from '../db/tables.js';
 import { hashPassword } from '../lib/password.js';
@@ -53,7 +53,7 @@ export type LogFixture = Partial<Omit<Insertable<LogsTable>, 'id'>> & {
 
 /** Every column filled (SQLite multi-row inserts would write NULL for an omitted one). */
 const fullRow = (row: LogFixture): Insertable<LogsTable> => ({
-  type: 2,
+  type: LOG_TYPE.consume,
   content: '',
   username: '',
   token_name: '',

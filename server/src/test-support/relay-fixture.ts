@@ -1,3 +1,4 @@
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import OpenAI from 'openai';
 import type { Dialect } from '../db/dsn.js';
 import { hashPassword } from '../lib/password.js';
@@ -55,7 +56,7 @@ export const startRelayFixture = async (
     channel: async (fields) => {
       const created = await root.post('/api/channel/', {
         name: 'channel',
-        type: 1,
+        type: CHANNEL_TYPE.openAi,
         key: 'sk-upstream-secret-key-000',
         models: 'gpt-3.5-turbo',
         group: 'default',

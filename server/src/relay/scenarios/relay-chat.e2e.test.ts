@@ -1,3 +1,4 @@
+import { LOG_TYPE } from '@sluice/contract/statuses';
 import { gzipSync } from 'node:zlib';
 import { NotFoundError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +24,12 @@ describe('relay: chat completions through the openai SDK', () => {
 
   const db = () => fixture.test.sluice.database.db;
   const logsOf = (userId: number) =>
-    db().selectFrom('logs').selectAll().where('user_id', '=', userId).where('type', '=', 2).execute();
+    db()
+      .selectFrom('logs')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('type', '=', LOG_TYPE.consume)
+      .execute();
   const quotaOf = async (userId: number) =>
     await db()
       .selectFrom('users')

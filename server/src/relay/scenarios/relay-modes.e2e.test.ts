@@ -1,3 +1,4 @@
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { Readable } from 'node:stream';
 import { toFile } from 'openai';
 import { Agent, request } from 'undici';
@@ -302,7 +303,7 @@ describe('relay modes: embeddings, completions, moderations, images, audio, Azur
       taps.push(tap);
       const id = await fixture.channel({
         name,
-        type: 3,
+        type: CHANNEL_TYPE.azure,
         key: 'azure-api-key-0123456789',
         base_url: tap.url,
         models: 'gpt-4o,gpt-3.5-turbo',

@@ -1,3 +1,5 @@
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
+import { LOG_TYPE } from '@sluice/contract/statuses';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnthropicDouble, type AnthropicDouble } from '../../test-support/anthropic-double.js';
@@ -49,14 +51,14 @@ describe('relay: native Anthropic and Gemini channels through the openai SDK', (
     fixture = await startRelayFixture('sqlite');
     await fixture.channel({
       name: 'claude',
-      type: 14,
+      type: CHANNEL_TYPE.anthropic,
       key: anthropic.key,
       base_url: anthropic.url,
       models: CLAUDE,
     });
     await fixture.channel({
       name: 'gemini',
-      type: 24,
+      type: CHANNEL_TYPE.gemini,
       key: gemini.key,
       base_url: gemini.url,
       models: `${GEMINI},text-embedding-004`,
@@ -70,7 +72,12 @@ describe('relay: native Anthropic and Gemini channels through the openai SDK', (
 
   const db = () => fixture.test.sluice.database.db;
   const logsOf = (userId: number) =>
-    db().selectFrom('logs').selectAll().where('user_id', '=', userId).where('type', '=', 2).execute();
+    db()
+      .selectFrom('logs')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('type', '=', LOG_TYPE.consume)
+      .execute();
   const quotaOf = async (userId: number) =>
     (
       await db()
@@ -417,7 +424,7 @@ describe('relay: GEMINI_VERSION and GEMINI_SAFETY_SETTING reach the Gemini reque
   it('calls the version of the variable unless the channel sets its own, with the safety threshold', async () => {
     await fixture.channel({
       name: 'g-env',
-      type: 24,
+      type: CHANNEL_TYPE.gemini,
       key: gemini.key,
       base_url: gemini.url,
       models: GEMINI,
@@ -425,7 +432,7 @@ describe('relay: GEMINI_VERSION and GEMINI_SAFETY_SETTING reach the Gemini reque
     });
     await fixture.channel({
       name: 'g-own',
-      type: 24,
+      type: CHANNEL_TYPE.gemini,
       key: gemini.key,
       base_url: gemini.url,
       models: GEMINI,

@@ -1,3 +1,4 @@
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { describe, expect, it } from 'vitest';
 import type { Adaptor, RelayRequestMeta } from '../providers/adaptor.js';
 import { anthropicAdaptor } from '../providers/anthropic/anthropic-adaptor.js';
@@ -10,7 +11,7 @@ const meta: RelayRequestMeta = {
   path: '/v1/chat/completions',
   model: 'gpt-4o',
   stream: true,
-  channel: { id: 1, type: 1, key: 'sk-x', baseUrl: 'http://127.0.0.1:9', config: {} },
+  channel: { id: 1, type: CHANNEL_TYPE.openAi, key: 'sk-x', baseUrl: 'http://127.0.0.1:9', config: {} },
   body: {},
   clientHeaders: {},
 };
@@ -211,7 +212,13 @@ describe('relayStream on an OpenAI stream that carries "usage":null', () => {
     const claude: RelayRequestMeta = {
       ...meta,
       model: 'claude-3-5-sonnet-20241022',
-      channel: { id: 2, type: 14, key: 'sk-ant-secret-key-123', baseUrl: 'http://127.0.0.1:9', config: {} },
+      channel: {
+        id: 2,
+        type: CHANNEL_TYPE.anthropic,
+        key: 'sk-ant-secret-key-123',
+        baseUrl: 'http://127.0.0.1:9',
+        config: {},
+      },
     };
     const { out, outcome } = await run(
       false,

@@ -1,3 +1,4 @@
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { describe, expect, it } from 'vitest';
 import { fixtureMeta, piecesOf, replayStream } from '../../../test-support/stream-replay.js';
 import type { RelayRequestMeta } from '../adaptor.js';
@@ -5,7 +6,7 @@ import { anthropicAdaptor } from './anthropic-adaptor.js';
 
 const meta = (overrides: Partial<Omit<RelayRequestMeta, 'channel'>> = {}) =>
   fixtureMeta(
-    { type: 14, baseUrl: 'https://api.anthropic.com', key: 'sk-ant-channel' },
+    { type: CHANNEL_TYPE.anthropic, baseUrl: 'https://api.anthropic.com', key: 'sk-ant-channel' },
     { model: 'claude-3-5-sonnet-20241022', ...overrides },
   );
 

@@ -1,3 +1,4 @@
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { describe, expect, it } from 'vitest';
 import type { RelayRequestMeta } from '../adaptor.js';
 import { azureAcceptsStreamOptions, azureAdaptor } from './azure-adaptor.js';
@@ -8,7 +9,13 @@ const metaFor = (config: Record<string, string>): RelayRequestMeta => ({
   path: '/v1/chat/completions',
   model: 'gpt-4o',
   stream: true,
-  channel: { id: 3, type: 3, key: 'azure-key', baseUrl: 'https://example.openai.azure.com', config },
+  channel: {
+    id: 3,
+    type: CHANNEL_TYPE.azure,
+    key: 'azure-key',
+    baseUrl: 'https://example.openai.azure.com',
+    config,
+  },
   body,
   clientHeaders: {},
   raw: new TextEncoder().encode(JSON.stringify(body)),

@@ -1,3 +1,4 @@
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { describe, expect, it } from 'vitest';
 import { fixtureMeta, piecesOf, replayStream } from '../../../test-support/stream-replay.js';
 import type { RelayRequestMeta } from '../adaptor.js';
@@ -8,7 +9,12 @@ const meta = (
   config: Record<string, string> = {},
 ) =>
   fixtureMeta(
-    { type: 24, baseUrl: 'https://generativelanguage.googleapis.com', key: 'AIza-channel-key', config },
+    {
+      type: CHANNEL_TYPE.gemini,
+      baseUrl: 'https://generativelanguage.googleapis.com',
+      key: 'AIza-channel-key',
+      config,
+    },
     { model: 'gemini-1.5-pro', ...overrides },
   );
 

@@ -1,8 +1,15 @@
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { describe, expect, it } from 'vitest';
 import type { RelayRequestMeta } from '../adaptor.js';
 import { openAiBody } from './openai-adaptor.js';
 
-const channel = { id: 1, type: 1, key: 'sk-upstream', baseUrl: 'http://127.0.0.1:9', config: {} };
+const channel = {
+  id: 1,
+  type: CHANNEL_TYPE.openAi,
+  key: 'sk-upstream',
+  baseUrl: 'http://127.0.0.1:9',
+  config: {},
+};
 const metaOf = (
   body: Record<string, unknown>,
   raw: string | undefined,
