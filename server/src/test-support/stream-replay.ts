@@ -1,6 +1,6 @@
 import { createSseParser } from '../lib/sse.js';
 import type {
-  Adaptor,
+  TranslatingAdaptor,
   ChannelMeta,
   RelayRequestMeta,
   StreamStep,
@@ -38,13 +38,17 @@ export interface Replay {
   readonly done: boolean;
 }
 
-/** Feeds a transcript to an adaptor the way the pipeline does: SSE parser, then mapStreamEvent. */
-export const replayStream = (adaptor: Adaptor, meta: RelayRequestMeta, pieces: readonly string[]): Replay => {
+/** Feeds a transcript to a translating adaptor the way the stream relay does: SSE parser, then its translator. */
+export const replayStream = (
+  adaptor: TranslatingAdaptor,
+  meta: RelayRequestMeta,
+  pieces: readonly string[],
+): Replay => {
   const parser = createSseParser();
-  const state = adaptor.createStreamState(meta);
+  const translate = adaptor.translateStream(meta);
   const steps: StreamStep[] = [];
   const run = (events: ReturnType<typeof parser.feed>) => {
-    for (const event of events) steps.push(adaptor.mapStreamEvent(event, state, meta));
+    for (const event of events) steps.push(translate(event));
   };
   for (const piece of pieces) run(parser.feed(piece));
   run(parser.end());

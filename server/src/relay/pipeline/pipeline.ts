@@ -184,7 +184,7 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
       clientHeaders: call.clientHeaders,
       settings: deps.adaptorSettings,
       raw:
-        adaptor.openAiFormat && model === request.model && !systemPrompt && !multipart
+        adaptor.kind === 'pass-through' && model === request.model && !systemPrompt && !multipart
           ? request.raw
           : undefined,
     };
@@ -293,7 +293,7 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
       const usage = usageOrCount(parsed.usage, parsed.text ?? '');
       settle(row, model, ratios, usageQuota(usage, ratios), usage, false, reset);
     }
-    return adaptor.openAiFormat
+    return adaptor.kind === 'pass-through'
       ? reply(raw, response.status, call.requestId, { 'content-type': contentType || 'application/json' })
       : reply(JSON.stringify(parsed.body), 200, call.requestId, { 'content-type': 'application/json' });
   }

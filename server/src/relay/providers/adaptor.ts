@@ -96,15 +96,36 @@ export interface UpstreamErrorInfo {
   readonly param?: string;
 }
 
-export interface Adaptor {
-  /** Speaks OpenAI's format: the pipeline may pass bodies and streams through untouched. */
-  readonly openAiFormat: boolean;
+/** What every adaptor does: build the upstream request, read its answer and its errors. */
+interface AdaptorBase {
   readonly modes: readonly RelayMode[];
   buildRequest(body: Record<string, unknown>, meta: RelayRequestMeta): UpstreamRequest;
   parseResponse(body: unknown, meta: RelayRequestMeta): ParsedResponse;
-  /** A fresh per-request stream state. */
-  createStreamState(meta: RelayRequestMeta): unknown;
-  mapStreamEvent(event: SseEvent, state: unknown, meta: RelayRequestMeta): StreamStep;
   /** Reads a provider error body; undefined when the body is not one of the provider's errors. */
   parseError(body: unknown): UpstreamErrorInfo | undefined;
 }
+
+/**
+ * A provider that speaks OpenAI's format: the pipeline may send the client's bytes upstream and
+ * answer the upstream's bytes as they came; its streams go through the byte-level pass-through
+ * (relay/stream/), which reads the usage and drops what the client did not ask for.
+ */
+export interface PassThroughAdaptor extends AdaptorBase {
+  readonly kind: 'pass-through';
+}
+
+/** One stream's translator: each upstream event in, OpenAI chunks out; its state lives in the closure. */
+export type StreamTranslator = (event: SseEvent) => StreamStep;
+
+/**
+ * A provider with a format of its own: requests, answers and every stream event are translated to
+ * and from OpenAI's format.
+ */
+export interface TranslatingAdaptor extends AdaptorBase {
+  readonly kind: 'translating';
+  /** A fresh translator for one stream. */
+  translateStream(meta: RelayRequestMeta): StreamTranslator;
+}
+
+/** The adaptor contract: a pure translator, one of two declared kinds. */
+export type Adaptor = PassThroughAdaptor | TranslatingAdaptor;

@@ -1,9 +1,9 @@
 import { CHANNEL_TYPE, CHANNEL_TYPE_NAMES, type ChannelTypeName } from '@sluice/contract/channel-types';
 import type { Adaptor, ChannelMeta, RelayMode } from './adaptor.js';
-import { anthropicAdaptor } from './anthropic/anthropic-adaptor.js';
-import { azureAdaptor } from './azure/azure-adaptor.js';
-import { geminiAdaptor } from './gemini/gemini-adaptor.js';
-import { createOpenAiAdaptor, defaultUrl, type UrlBuilder } from './openai/openai-adaptor.js';
+import { anthropicAdaptor } from './anthropic/index.js';
+import { azureAdaptor } from './azure/index.js';
+import { geminiAdaptor } from './gemini/index.js';
+import { createOpenAiAdaptor, defaultUrl, type UrlBuilder } from './openai/index.js';
 import { BALANCE_READERS, type BalanceReader } from './balance-readers.js';
 import { DEFAULT_MODELS } from './provider-models.js';
 

@@ -1,7 +1,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { createSseParser, sseData } from '../../lib/sse.js';
 import type { Adaptor, RelayRequestMeta, SseEvent, UpstreamErrorInfo, Usage } from '../providers/adaptor.js';
-import { choiceText, readUsage } from '../providers/openai/openai-adaptor.js';
+import { choiceText, readUsage } from '../providers/openai-usage.js';
 import type { ChunkSource } from '../pipeline/relay-response.js';
 import type { UpstreamResponse } from '../upstream/upstream.js';
 import { scrub } from '../pipeline/upstream-error.js';
@@ -73,13 +73,14 @@ const NO_BYTES = Buffer.alloc(0);
 export const relayStream = (options: StreamOptions): RelayStream => {
   const { adaptor, meta } = options;
   const parser = createSseParser();
-  const binary = adaptor.openAiFormat;
+  // A translating adaptor's translator for this stream; none for a pass-through one (OpenAI's bytes).
+  const translate = adaptor.kind === 'translating' ? adaptor.translateStream(meta) : undefined;
+  const binary = translate === undefined;
   // The UTF-8 decoder (which keeps a character split between chunks) only for the converted formats.
   const decoder = binary ? undefined : new StringDecoder('utf8');
   const decode = (chunk: Buffer): string => (decoder ? decoder.write(chunk) : chunk.toString('latin1'));
   // Small strings go into Node's shared buffer pool rather than a fresh allocation each.
   const encode = (out: string): Uint8Array => Buffer.from(out, binary ? 'latin1' : 'utf8');
-  const state = adaptor.createStreamState(meta);
   // The events forwarded before any usage came, as sent: read for local counting if it never comes.
   const pending: string[] = [];
   let usage: Usage | undefined;
@@ -116,7 +117,8 @@ export const relayStream = (options: StreamOptions): RelayStream => {
   };
 
   const converted = (event: SseEvent): string => {
-    const step = adaptor.mapStreamEvent(event, state, meta);
+    if (!translate) return '';
+    const step = translate(event);
     if (step.usage) usage = step.usage;
     if (step.text) text += step.text;
     if (step.done) done = true;
@@ -126,8 +128,7 @@ export const relayStream = (options: StreamOptions): RelayStream => {
 
   const render = (events: readonly SseEvent[]): string => {
     let out = '';
-    for (const event of events)
-      if (!done || !adaptor.openAiFormat) out += adaptor.openAiFormat ? passthrough(event) : converted(event);
+    for (const event of events) if (!done || !binary) out += binary ? passthrough(event) : converted(event);
     return out;
   };
 
@@ -177,14 +178,14 @@ export const relayStream = (options: StreamOptions): RelayStream => {
   };
 
   const closing = (): string => {
-    let out = adaptor.openAiFormat && carry !== '' ? render(parser.feed(carry)) : '';
+    let out = binary && carry !== '' ? render(parser.feed(carry)) : '';
     carry = '';
     out += render(parser.end());
-    if (!adaptor.openAiFormat && options.clientWantsUsage && usage)
+    if (!binary && options.clientWantsUsage && usage)
       out += sseData(
         JSON.stringify({ object: 'chat.completion.chunk', model: meta.model, choices: [], usage }),
       );
-    if (!adaptor.openAiFormat || !done) out += sseData('[DONE]');
+    if (!binary || !done) out += sseData('[DONE]');
     return out;
   };
 

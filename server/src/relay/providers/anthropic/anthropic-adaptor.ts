@@ -1,11 +1,7 @@
-import type { Adaptor } from '../adaptor.js';
+import type { TranslatingAdaptor } from '../adaptor.js';
 import { anthropicBody } from './anthropic-request.js';
 import { parseAnthropicError, parseAnthropicResponse } from './anthropic-response.js';
-import {
-  createAnthropicStreamState,
-  mapAnthropicStreamEvent,
-  type AnthropicStreamState,
-} from './anthropic-stream.js';
+import { createAnthropicStreamState, mapAnthropicStreamEvent } from './anthropic-stream.js';
 
 export const ANTHROPIC_DEFAULT_VERSION = '2023-06-01';
 
@@ -14,8 +10,8 @@ export const ANTHROPIC_DEFAULT_VERSION = '2023-06-01';
  * `anthropic-version` (the client's, else 2023-06-01; the client's `anthropic-beta` is passed on).
  * Chat only; requests, responses and streams are converted to and from OpenAI's format.
  */
-export const anthropicAdaptor: Adaptor = {
-  openAiFormat: false,
+export const anthropicAdaptor: TranslatingAdaptor = {
+  kind: 'translating',
   modes: ['chat'],
   buildRequest: (body, meta) => {
     const beta = meta.clientHeaders['anthropic-beta'];
@@ -32,7 +28,9 @@ export const anthropicAdaptor: Adaptor = {
     };
   },
   parseResponse: (body, meta) => parseAnthropicResponse(body, meta.model),
-  createStreamState: () => createAnthropicStreamState(),
-  mapStreamEvent: (event, state, meta) => mapAnthropicStreamEvent(event, state as AnthropicStreamState, meta),
+  translateStream: (meta) => {
+    const state = createAnthropicStreamState();
+    return (event) => mapAnthropicStreamEvent(event, state, meta);
+  },
   parseError: parseAnthropicError,
 };

@@ -1,5 +1,5 @@
-import type { Adaptor } from '../adaptor.js';
-import { mapOpenAiStreamEvent, openAiBody, parseOpenAiResponse } from '../openai/openai-adaptor.js';
+import type { PassThroughAdaptor } from '../adaptor.js';
+import { openAiBody, parseOpenAiResponse } from '../openai/index.js';
 import { parseOpenAiStyleError } from '../openai-errors.js';
 
 export const AZURE_DEFAULT_API_VERSION = '2024-03-01-preview';
@@ -20,8 +20,8 @@ export const azureAcceptsStreamOptions = (version: string): boolean => {
  * Azure OpenAI: `<endpoint>/openai/deployments/<model without dots>/<path after /v1/>?api-version=…`
  * with the key in `api-key`; the deployment is the (mapped) model name.
  */
-export const azureAdaptor: Adaptor = {
-  openAiFormat: true,
+export const azureAdaptor: PassThroughAdaptor = {
+  kind: 'pass-through',
   modes: ['chat', 'completions', 'embeddings', 'images', 'speech', 'transcription', 'translation'],
   buildRequest: (body, meta) => {
     const version = meta.channel.config['api_version'] || AZURE_DEFAULT_API_VERSION;
@@ -37,7 +37,5 @@ export const azureAdaptor: Adaptor = {
     };
   },
   parseResponse: (body) => parseOpenAiResponse(body),
-  createStreamState: () => undefined,
-  mapStreamEvent: (event) => mapOpenAiStreamEvent(event.data),
   parseError: parseOpenAiStyleError,
 };

@@ -1,8 +1,8 @@
-import type { Adaptor, RelayRequestMeta } from '../adaptor.js';
+import type { RelayRequestMeta, TranslatingAdaptor } from '../adaptor.js';
 import { geminiEmbeddingsBody, parseGeminiEmbeddings } from './gemini-embeddings.js';
 import { geminiChatBody } from './gemini-request.js';
 import { parseGeminiError, parseGeminiResponse } from './gemini-response.js';
-import { createGeminiStreamState, mapGeminiStreamEvent, type GeminiStreamState } from './gemini-stream.js';
+import { createGeminiStreamState, mapGeminiStreamEvent } from './gemini-stream.js';
 
 export const GEMINI_DEFAULT_API_VERSION = 'v1beta';
 
@@ -23,8 +23,8 @@ const urlOf = (meta: RelayRequestMeta): string => {
  * (streams `:streamGenerateContent?alt=sse`, embeddings `:batchEmbedContents`) with the key in
  * `x-goog-api-key`; version = the channel's api_version, else GEMINI_VERSION, else v1beta.
  */
-export const geminiAdaptor: Adaptor = {
-  openAiFormat: false,
+export const geminiAdaptor: TranslatingAdaptor = {
+  kind: 'translating',
   modes: ['chat', 'embeddings'],
   buildRequest: (body, meta) => ({
     url: urlOf(meta),
@@ -41,7 +41,9 @@ export const geminiAdaptor: Adaptor = {
   }),
   parseResponse: (body, meta) =>
     meta.mode === 'embeddings' ? parseGeminiEmbeddings(body, meta) : parseGeminiResponse(body, meta.model),
-  createStreamState: () => createGeminiStreamState(),
-  mapStreamEvent: (event, state, meta) => mapGeminiStreamEvent(event, state as GeminiStreamState, meta),
+  translateStream: (meta) => {
+    const state = createGeminiStreamState();
+    return (event) => mapGeminiStreamEvent(event, state, meta);
+  },
   parseError: parseGeminiError,
 };

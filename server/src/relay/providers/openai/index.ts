@@ -1,0 +1,8 @@
+/** The OpenAI folder's public entry: what other providers and the registry may use. */
+export {
+  createOpenAiAdaptor,
+  defaultUrl,
+  openAiBody,
+  parseOpenAiResponse,
+  type UrlBuilder,
+} from './openai-adaptor.js';
