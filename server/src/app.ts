@@ -22,7 +22,7 @@ export interface AppDeps {
   readonly metrics: Metrics;
   readonly startTime: number;
   readonly relay: RelayRouteDeps;
-  readonly relayApi: RouteDeps['relayApi'];
+  readonly channelOperations: RouteDeps['channelOperations'];
 }
 
 export const REQUEST_ID_HEADER = 'X-Oneapi-Request-Id';
@@ -80,7 +80,10 @@ export const createApp = (deps: AppDeps) => {
   );
   api.use('*', loadSession(services));
   for (const [path, build] of API_ROUTES)
-    api.route(path, build({ services, critical, startTime: deps.startTime, relayApi: deps.relayApi }));
+    api.route(
+      path,
+      build({ services, critical, startTime: deps.startTime, channelOperations: deps.channelOperations }),
+    );
   app.route('/api', api);
   const billing = billingRoutes(deps.relay);
   app.route('/dashboard/billing', billing);

@@ -35,6 +35,9 @@ const graph = (): Map<string, string[]> => {
   return edges;
 };
 
+const NOT_TEST = '(?!.*\\.test\\.tsx?$)(?!server\\/src\\/test-support\\/)';
+const from = (path: string) => new RegExp(`^(?=${path})${NOT_TEST}`);
+
 const RULES: readonly { from: RegExp; to: RegExp; why: string }[] = [
   {
     from: /^contract\/(?!.*\.test\.ts$)/,
@@ -49,25 +52,44 @@ const RULES: readonly { from: RegExp; to: RegExp; why: string }[] = [
   },
   {
     from: /^server\/src\/lib\//,
-    to: /^server\/src\/(db|cache|services|api|relay)\//,
+    to: /^server\/src\/(db|cache|services|api|relay|channels|http)\//,
     why: 'lib holds pure helpers',
   },
   {
-    from: /^server\/src\/services\/(?!.*\.test\.ts$)/,
-    to: /^(server\/src\/(api|relay)\/|server\/src\/(app|boot)\.ts|npm:hono)/,
+    from: from('server\\/src\\/services\\/'),
+    to: /^(server\/src\/(api|relay|channels|http)\/|server\/src\/(app|boot)\.ts|npm:hono)/,
     why: 'services are framework-free',
   },
   {
-    from: /^server\/src\/api\/(?!.*\.test\.ts$)/,
-    to: /^server\/src\/(relay\/|db\/database\.ts)/,
-    why: 'api routes are thin and never reach the relay',
+    from: from('server\\/src\\/http\\/'),
+    to: /^server\/src\/(api|relay|channels)\//,
+    why: 'http/ holds what api/ and relay/ share, and depends on neither',
   },
   {
-    from: /^server\/src\/relay\/providers\/(?!.*\.test\.ts$)/,
-    to: /^(server\/src\/(db|cache|services|api)\/|npm:hono)/,
-    why: 'adaptors are pure translators',
+    from: from('server\\/src\\/api\\/'),
+    to: /^server\/src\/(relay\/|channels\/|db\/database\.ts)/,
+    why: 'api routes are thin and never reach the relay or the channel jobs (they get ports from boot.ts)',
+  },
+  {
+    from: from('server\\/src\\/relay\\/'),
+    to: /^server\/src\/(api|channels)\//,
+    why: 'the relay never imports the console API or the channel jobs (failures go out through callbacks wired in boot.ts)',
+  },
+  {
+    from: from('server\\/src\\/relay\\/providers\\/'),
+    to: /^(server\/src\/(?!lib\/|relay\/providers\/)|npm:hono)/,
+    why: 'providers are pure translators: the contract, lib and the provider contract only',
   },
 ];
+
+/** `server/src/relay/providers/<name>/…` → name; undefined for the providers' own top-level files. */
+const providerFolder = (path: string): string | undefined =>
+  /^server\/src\/relay\/providers\/([^/]+)\//.exec(path)?.[1];
+
+/** `web/src/features/<name>/…` → name. */
+const featureFolder = (path: string): string | undefined => /^web\/src\/features\/([^/]+)\//.exec(path)?.[1];
+
+const isTest = (path: string) => /\.test\.tsx?$/.test(path) || path.startsWith('server/src/test-support/');
 
 describe('architecture', () => {
   const edges = graph();
@@ -79,6 +101,39 @@ describe('architecture', () => {
         for (const rule of RULES)
           if (rule.from.test(file) && rule.to.test(target)) broken.push(`${file} → ${target}: ${rule.why}`);
     expect(broken).toEqual([]);
+  });
+
+  it('reaches a provider folder only through its index.ts', () => {
+    const broken: string[] = [];
+    for (const [file, targets] of edges) {
+      if (isTest(file)) continue;
+      for (const target of targets) {
+        const folder = providerFolder(target);
+        if (folder === undefined || providerFolder(file) === folder) continue;
+        if (target !== `server/src/relay/providers/${folder}/index.ts`) broken.push(`${file} → ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('never lets a console feature import another feature', () => {
+    const broken: string[] = [];
+    for (const [file, targets] of edges) {
+      const own = featureFolder(file);
+      if (own === undefined) continue;
+      for (const target of targets) {
+        const other = featureFolder(target);
+        if (other !== undefined && other !== own) broken.push(`${file} → ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('keeps the relay in its rooms: no file loose at its top level', () => {
+    const loose = readdirSync(join(root, 'server/src/relay')).filter(
+      (name) => !statSync(join(root, 'server/src/relay', name)).isDirectory() && name !== 'README.md',
+    );
+    expect(loose).toEqual([]);
   });
 
   it('has no import cycle in the server', () => {

@@ -14,6 +14,7 @@ import { createOptionStore } from './services/option-store.js';
 import { createQuotaReminder } from './services/quota-reminder.js';
 import { createRootNotifier } from './services/root-notifier.js';
 import { createServices, type Services } from './services/services.js';
+import { createChannelOperations } from './channels/channel-operations.js';
 import { createBilling } from './relay/metering/billing.js';
 import { createRelayIndex } from './relay/routing/relay-index.js';
 import { createUpstream } from './relay/upstream/upstream.js';
@@ -21,7 +22,6 @@ import { createChannelStatus } from './channels/channel-status.js';
 import { createChannelMetrics } from './channels/channel-metrics.js';
 import { createChannelTestRunner } from './channels/channel-test-runner.js';
 import { shouldDisableChannel } from './channels/disable-rules.js';
-import { channelOperationRoutes, modelCatalogueRoutes } from './channels/channel-operation-routes.js';
 import { createRelayHttp } from './relay/http/relay-http.js';
 
 export interface Sluice {
@@ -127,19 +127,14 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       adaptorSettings,
       track,
     });
-    const relayApiDeps = {
-      services,
+    const channelOperations = createChannelOperations({
       db: main.db,
       upstream,
       runner,
       testTimeoutMs,
       pauseMs: config.pollingIntervalSeconds * 1000,
       adaptorSettings,
-    };
-    const relayApi = {
-      models: modelCatalogueRoutes(relayApiDeps),
-      channelOperations: channelOperationRoutes(relayApiDeps),
-    };
+    });
     const channelMetrics = config.enableMetric
       ? createChannelMetrics({
           size: config.metricQueueSize,
@@ -174,7 +169,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       metrics,
       startTime: nowSeconds(),
       relay,
-      relayApi,
+      channelOperations,
     });
     const idle = async () => {
       while (pending.size > 0) await Promise.allSettled([...pending]);

@@ -2,6 +2,11 @@ import type { Hono, MiddlewareHandler } from 'hono';
 import type { Services } from '../services/services.js';
 import { accountMailRoutes } from './account-mail-routes.js';
 import type { AppEnv } from '../http/app-env.js';
+import {
+  channelOperationRoutes,
+  modelCatalogueRoutes,
+  type ChannelOperations,
+} from './channel-operation-routes.js';
 import { channelRoutes } from './channel-routes.js';
 import { groupRoutes } from './group-routes.js';
 import { logRoutes } from './log-routes.js';
@@ -20,8 +25,8 @@ export interface RouteDeps {
   /** The critical per-IP limiter (login, registration, verification, reset, OAuth). */
   readonly critical: MiddlewareHandler;
   readonly startTime: number;
-  /** Routes built by the relay (they call providers); api/ mounts them without importing the relay. */
-  readonly relayApi: { readonly models: Hono<AppEnv>; readonly channelOperations: Hono<AppEnv> };
+  /** Channel tests, balances and the model catalogue: built in channels/, passed in by boot.ts. */
+  readonly channelOperations: ChannelOperations;
 }
 
 /** The /api route table: one row per URL segment. */
@@ -34,8 +39,8 @@ export const API_ROUTES: readonly [path: string, build: (deps: RouteDeps) => Hon
   ['/user', (deps) => userAdminRoutes(deps.services)],
   ['/token', (deps) => tokenRoutes(deps.services)],
   ['/redemption', (deps) => redemptionRoutes(deps.services)],
-  ['/models', (deps) => deps.relayApi.models],
-  ['/channel', (deps) => deps.relayApi.channelOperations],
+  ['/models', (deps) => modelCatalogueRoutes(deps.services, deps.channelOperations)],
+  ['/channel', (deps) => channelOperationRoutes(deps.services, deps.channelOperations)],
   ['/channel', (deps) => channelRoutes(deps.services)],
   ['/group', (deps) => groupRoutes(deps.services)],
   ['/topup', (deps) => adminTopUpRoutes(deps.services)],

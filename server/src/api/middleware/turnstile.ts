@@ -3,7 +3,7 @@ import { businessError } from '../../lib/app-error.js';
 import type { Services } from '../../services/services.js';
 import type { AppEnv } from '../../http/app-env.js';
 import { saveSessionData } from '../session-helpers.js';
-import { clientIp } from './rate-limit.js';
+import { clientIp } from '../../http/client-ip.js';
 
 export const TURNSTILE_EMPTY = 'Turnstile token is empty';
 export const TURNSTILE_FAILED = 'Turnstile check failed, refresh and retry';

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { AppEnv } from '../../http/app-env.js';
-import { clientIp } from '../../api/middleware/rate-limit.js';
+import { clientIp } from '../../http/client-ip.js';
 import { authenticateKey } from '../request/key-auth.js';
 import type { RelayRouteDeps } from '../request/relay-dispatch.js';
 

@@ -2,7 +2,7 @@ import { isAdminRole } from '@sluice/contract/roles';
 import { CHANNEL_STATUS } from '@sluice/contract/statuses';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../http/app-env.js';
-import { clientIp } from '../../api/middleware/rate-limit.js';
+import { clientIp } from '../../http/client-ip.js';
 import { relayError } from '../../lib/app-error.js';
 import { providerOf } from '../providers/registry.js';
 import { channelMetaOf } from '../routing/channel-meta.js';

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import type { Logger } from 'pino';
 import type { Metrics } from '../../http/metrics.js';
-import { pickClientIp } from '../../api/middleware/rate-limit.js';
+import { pickClientIp } from '../../http/client-ip.js';
 import { relayError } from '../../lib/app-error.js';
 import { createRequestId } from '../../lib/time.js';
 import { ClientLink } from './client-link.js';

@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { AppEnv } from '../../http/app-env.js';
 import { AppError, relayError } from '../../lib/app-error.js';
-import { clientIp } from '../../api/middleware/rate-limit.js';
+import { clientIp } from '../../http/client-ip.js';
 import { authenticateKey, type KeyAuth } from '../request/key-auth.js';
 import { modelList } from './model-list.js';
 import { proxyRoute } from './proxy-route.js';
