@@ -1,12 +1,13 @@
 import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import type { Channel } from '@sluice/contract/schemas/channel';
+import { CHANNEL_STATUS } from '@sluice/contract/statuses';
 
 /** A channel as GET /api/channel answers it (no key), with the fields a test cares about changed. */
 export const channelRecord = (change: Partial<Channel> = {}): Channel => ({
   id: 1,
   type: CHANNEL_TYPE.openAi,
   key: '',
-  status: 1,
+  status: CHANNEL_STATUS.enabled,
   name: 'openai',
   weight: 0,
   created_time: 1,

@@ -1,4 +1,5 @@
 import { channelSchema, type Channel } from '@sluice/contract/schemas/channel';
+import type { CHANNEL_STATUS } from '@sluice/contract/statuses';
 import { z } from 'zod';
 import { api, apiGetFlat } from '../../lib/api-client.js';
 
@@ -34,10 +35,13 @@ export const createChannel = (input: ChannelInput) => api.send('POST', '/api/cha
 export const updateChannel = (id: number, input: ChannelInput) =>
   api.put('/api/channel/', { ...input, id }, channelSchema);
 
+/** The statuses the list's toggle sets. */
+export type ToggledChannelStatus = typeof CHANNEL_STATUS.enabled | typeof CHANNEL_STATUS.manuallyDisabled;
+
 /** Partial updates of the list: `{id, status}`, `{id, priority}`, `{id, weight}`. */
 export const patchChannel = (
   id: number,
-  change: { status: 1 | 2 } | { priority: number } | { weight: number },
+  change: { status: ToggledChannelStatus } | { priority: number } | { weight: number },
 ): Promise<Channel> => api.put('/api/channel/', { id, ...change }, channelSchema);
 
 export const deleteChannel = (id: number) => api.send('DELETE', `/api/channel/${id}/`);

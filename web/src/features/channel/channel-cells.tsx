@@ -3,6 +3,7 @@ import type { Channel } from '@sluice/contract/schemas/channel';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { entryOf } from '../../lib/entry-of.js';
 import { formatTimestamp } from '../../lib/format.js';
 import { showInfo, showSuccess } from '../../lib/toast.js';
 import { patchChannel, updateChannelBalance } from './channel-api.js';
@@ -36,7 +37,7 @@ export const ChannelTypeBadge = ({ type }: { type: number }) => {
 
 export const ChannelStatusBadge = ({ status }: { status: number }) => {
   const { t } = useTranslation();
-  const entry = CHANNEL_STATUSES[status];
+  const entry = entryOf(CHANNEL_STATUSES, status);
   if (!entry)
     return (
       <Badge color="gray" variant="light">

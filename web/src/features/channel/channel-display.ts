@@ -19,10 +19,13 @@ const TYPES = new Map<number, ChannelType>(CHANNEL_TYPES.map((type) => [type.val
 /** The catalogue entry of a type id, or undefined for an unknown type. */
 export const channelTypeOf = (type: number): ChannelType | undefined => TYPES.get(type);
 
-export type ChannelStatusKey = 'enabled' | 'manuallyDisabled' | 'autoDisabled';
+/** The statuses a channel shows by name: enabled, manually disabled, disabled by the program. */
+export type ChannelStatusKey = Exclude<keyof typeof CHANNEL_STATUS, 'unknown'>;
 
-/** Status 1 enabled, 2 manually disabled, 3 disabled by the program; anything else is unknown. */
-export const CHANNEL_STATUSES: Readonly<Record<number, { key: ChannelStatusKey; color: string }>> = {
+/** One row per shown status of the contract; anything else (unknown, 0) is an unknown status. */
+export const CHANNEL_STATUSES: Readonly<
+  Record<(typeof CHANNEL_STATUS)[ChannelStatusKey], { key: ChannelStatusKey; color: string }>
+> = {
   [CHANNEL_STATUS.enabled]: { key: 'enabled', color: 'teal' },
   [CHANNEL_STATUS.manuallyDisabled]: { key: 'manuallyDisabled', color: 'red' },
   [CHANNEL_STATUS.autoDisabled]: { key: 'autoDisabled', color: 'yellow' },

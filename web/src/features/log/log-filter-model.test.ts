@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import { LOG_TYPE } from '@sluice/contract/statuses';
 import { describe, expect, it } from 'vitest';
 import { logQuery } from './log-api.js';
 import {
@@ -12,7 +13,7 @@ describe('log filters', () => {
   it('default to epoch 0 until now plus one hour', () => {
     const now = Date.UTC(2024, 0, 1);
     expect(defaultLogFilters(now)).toMatchObject({
-      type: 0,
+      type: LOG_TYPE.unknown,
       start_timestamp: 0,
       end_timestamp: now / 1000 + 3600,
     });
@@ -21,7 +22,7 @@ describe('log filters', () => {
   it('send username and channel for admins only', () => {
     const filters = { ...defaultLogFilters(0), token_name: ' key ', username: 'bob', channel: 3 };
     expect(logQuery(filters, false)).toEqual({
-      type: 0,
+      type: LOG_TYPE.unknown,
       token_name: 'key',
       model_name: '',
       start_timestamp: 0,

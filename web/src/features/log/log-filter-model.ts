@@ -1,19 +1,25 @@
-import { LOG_TYPE } from '@sluice/contract/statuses';
+import { LOG_TYPE, type LogType } from '@sluice/contract/statuses';
 import type { LogFilters } from './log-api.js';
 
-/** Log types of spec §4 with their badge colours (0 = all in the filter). */
-export const LOG_TYPES: readonly {
-  value: number;
-  key: 'all' | 'topup' | 'consume' | 'manage' | 'system' | 'test';
-  color: string;
-}[] = [
-  { value: LOG_TYPE.unknown, key: 'all', color: 'gray' },
-  { value: LOG_TYPE.topup, key: 'topup', color: 'cyan' },
-  { value: LOG_TYPE.consume, key: 'consume', color: 'green' },
-  { value: LOG_TYPE.manage, key: 'manage', color: 'orange' },
-  { value: LOG_TYPE.system, key: 'system', color: 'violet' },
-  { value: LOG_TYPE.test, key: 'test', color: 'blue' },
-];
+type LogTypeKey = 'all' | 'topup' | 'consume' | 'manage' | 'system' | 'test';
+
+/**
+ * Log types of spec §4 with their badge colours, one row per type of the contract (unknown stands for
+ * all in the filter).
+ */
+const LOG_TYPE_LABELS: Readonly<Record<LogType, { key: LogTypeKey; color: string }>> = {
+  [LOG_TYPE.unknown]: { key: 'all', color: 'gray' },
+  [LOG_TYPE.topup]: { key: 'topup', color: 'cyan' },
+  [LOG_TYPE.consume]: { key: 'consume', color: 'green' },
+  [LOG_TYPE.manage]: { key: 'manage', color: 'orange' },
+  [LOG_TYPE.system]: { key: 'system', color: 'violet' },
+  [LOG_TYPE.test]: { key: 'test', color: 'blue' },
+};
+
+/** The log types in the contract's order, with their labels and colours. */
+export const LOG_TYPES: readonly { value: LogType; key: LogTypeKey; color: string }[] = Object.values(
+  LOG_TYPE,
+).map((value) => ({ value, ...LOG_TYPE_LABELS[value] }));
 
 const pad = (value: number) => String(value).padStart(2, '0');
 
@@ -32,7 +38,7 @@ export const fromLocalInput = (value: string): number => {
 
 /** Spec §9: the default range is epoch 0 to now plus one hour. */
 export const defaultLogFilters = (now: number = Date.now()): LogFilters => ({
-  type: 0,
+  type: LOG_TYPE.unknown,
   token_name: '',
   model_name: '',
   start_timestamp: 0,

@@ -1,4 +1,5 @@
 import { Button, Group, NumberInput, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { LOG_TYPE } from '@sluice/contract/statuses';
 import { IconDownload, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -46,7 +47,7 @@ export const LogFilterForm = ({
           label={t('log.type')}
           value={String(form.type)}
           allowDeselect={false}
-          onChange={(value) => set('type', Number(value ?? 0))}
+          onChange={(value) => set('type', Number(value ?? LOG_TYPE.unknown))}
           data={LOG_TYPES.map((type) => ({ value: String(type.value), label: t(`log.types.${type.key}`) }))}
           data-testid="log-type"
         />

@@ -1,5 +1,6 @@
 import { Badge, Table, Text, Tooltip } from '@mantine/core';
 import type { Log } from '@sluice/contract/schemas/log';
+import { LOG_TYPE } from '@sluice/contract/statuses';
 import { useTranslation } from 'react-i18next';
 import { ResponsiveTable } from '../../components/responsive-table.js';
 import { formatTimestamp, truncate, useQuotaFormatter } from '../../lib/format.js';
@@ -7,7 +8,9 @@ import { LOG_TYPES } from './log-filter-model.js';
 
 const LogType = ({ type }: { type: number }) => {
   const { t } = useTranslation();
-  const entry = LOG_TYPES.find((candidate) => candidate.value === type && candidate.value !== 0);
+  const entry = LOG_TYPES.find(
+    (candidate) => candidate.value === type && candidate.value !== LOG_TYPE.unknown,
+  );
   return (
     <Badge color={entry?.color ?? 'dark'} variant="light">
       {entry ? t(`log.types.${entry.key}`) : t('log.types.unknown')}

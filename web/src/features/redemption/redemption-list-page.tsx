@@ -1,5 +1,6 @@
 import { Badge, Stack, Table } from '@mantine/core';
 import type { Redemption } from '@sluice/contract/schemas/redemption';
+import { REDEMPTION_STATUS } from '@sluice/contract/statuses';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AddLink, RefreshButton } from '../../components/list-buttons.js';
@@ -8,21 +9,26 @@ import { LoadMore } from '../../components/load-more.js';
 import { PageCard } from '../../components/page-card.js';
 import { ResponsiveTable } from '../../components/responsive-table.js';
 import { SearchBar } from '../../components/search-bar.js';
+import { entryOf } from '../../lib/entry-of.js';
 import { formatTimestamp, useQuotaFormatter } from '../../lib/format.js';
 import { useSearchableList } from '../../lib/use-paged-list.js';
 import { RedemptionActions } from './redemption-actions.js';
 import { listRedemptions, searchRedemptions } from './redemption-api.js';
 
-/** Redemption status labels and colours (spec §4): 1 unused, 2 disabled, 3 used. */
-const STATUS: Record<number, { key: 'unused' | 'disabled' | 'used'; color: string }> = {
-  1: { key: 'unused', color: 'teal' },
-  2: { key: 'disabled', color: 'red' },
-  3: { key: 'used', color: 'gray' },
+type RedemptionStatusName = keyof typeof REDEMPTION_STATUS;
+
+/** Redemption status labels and colours (spec §4), one row per status of the contract. */
+const STATUS: Readonly<
+  Record<(typeof REDEMPTION_STATUS)[RedemptionStatusName], { key: RedemptionStatusName; color: string }>
+> = {
+  [REDEMPTION_STATUS.unused]: { key: 'unused', color: 'teal' },
+  [REDEMPTION_STATUS.disabled]: { key: 'disabled', color: 'red' },
+  [REDEMPTION_STATUS.used]: { key: 'used', color: 'gray' },
 };
 
 const RedemptionStatus = ({ status }: { status: number }) => {
   const { t } = useTranslation();
-  const entry = STATUS[status];
+  const entry = entryOf(STATUS, status);
   return (
     <Badge color={entry?.color ?? 'dark'} variant="light" data-testid="redemption-status">
       {entry ? t(`redemption.status.${entry.key}`) : t('common.unknownStatus')}

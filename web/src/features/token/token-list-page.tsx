@@ -1,5 +1,6 @@
 import { Badge, Group, Select, Stack, Table, Text } from '@mantine/core';
 import type { Token } from '@sluice/contract/schemas/token';
+import { TOKEN_STATUS } from '@sluice/contract/statuses';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AddLink, RefreshButton } from '../../components/list-buttons.js';
@@ -8,22 +9,27 @@ import { LoadMore } from '../../components/load-more.js';
 import { PageCard } from '../../components/page-card.js';
 import { ResponsiveTable } from '../../components/responsive-table.js';
 import { SearchBar } from '../../components/search-bar.js';
+import { entryOf } from '../../lib/entry-of.js';
 import { formatTimestamp, useQuotaFormatter } from '../../lib/format.js';
 import { useSearchableList } from '../../lib/use-paged-list.js';
 import { listTokens, searchTokens, TOKEN_ORDERS, type TokenOrder } from './token-api.js';
 import { TokenActions } from './token-actions.js';
 
-/** Token status labels and colours (spec §4). */
-const STATUS: Record<number, { key: 'enabled' | 'disabled' | 'expired' | 'exhausted'; color: string }> = {
-  1: { key: 'enabled', color: 'teal' },
-  2: { key: 'disabled', color: 'red' },
-  3: { key: 'expired', color: 'yellow' },
-  4: { key: 'exhausted', color: 'gray' },
+type TokenStatusName = keyof typeof TOKEN_STATUS;
+
+/** Token status labels and colours (spec §4), one row per status of the contract. */
+const STATUS: Readonly<
+  Record<(typeof TOKEN_STATUS)[TokenStatusName], { key: TokenStatusName; color: string }>
+> = {
+  [TOKEN_STATUS.enabled]: { key: 'enabled', color: 'teal' },
+  [TOKEN_STATUS.disabled]: { key: 'disabled', color: 'red' },
+  [TOKEN_STATUS.expired]: { key: 'expired', color: 'yellow' },
+  [TOKEN_STATUS.exhausted]: { key: 'exhausted', color: 'gray' },
 };
 
 const TokenStatus = ({ status }: { status: number }) => {
   const { t } = useTranslation();
-  const entry = STATUS[status];
+  const entry = entryOf(STATUS, status);
   return (
     <Badge color={entry?.color ?? 'dark'} variant="light">
       {entry ? t(`token.status.${entry.key}`) : t('common.unknownStatus')}

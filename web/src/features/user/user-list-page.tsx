@@ -9,6 +9,7 @@ import { LoadMore } from '../../components/load-more.js';
 import { PageCard } from '../../components/page-card.js';
 import { ResponsiveTable } from '../../components/responsive-table.js';
 import { SearchBar } from '../../components/search-bar.js';
+import { entryOf } from '../../lib/entry-of.js';
 import { truncate, useQuotaFormatter } from '../../lib/format.js';
 import { useSession } from '../../lib/session.js';
 import { useSearchableList } from '../../lib/use-paged-list.js';
@@ -18,7 +19,7 @@ import { ROLE_LABELS, STATUS_LABELS } from './user-row-model.js';
 
 const RoleBadge = ({ role }: { role: number }) => {
   const { t } = useTranslation();
-  const entry = ROLE_LABELS[role];
+  const entry = entryOf(ROLE_LABELS, role);
   return (
     <Badge color={entry?.color ?? 'dark'} variant="light" size="sm">
       {entry ? t(`userAdmin.role.${entry.key}`) : t('userAdmin.role.unknown')}
@@ -28,7 +29,7 @@ const RoleBadge = ({ role }: { role: number }) => {
 
 const StatusBadge = ({ status }: { status: number }) => {
   const { t } = useTranslation();
-  const entry = STATUS_LABELS[status];
+  const entry = entryOf(STATUS_LABELS, status);
   return (
     <Badge color={entry?.color ?? 'gray'} variant="light" size="sm" data-testid="user-status">
       {entry ? t(`userAdmin.status.${entry.key}`) : t('common.unknownStatus')}

@@ -1,14 +1,23 @@
-import { isRootRole, ROLES } from '@sluice/contract/roles';
+import { isRootRole, ROLES, type Role } from '@sluice/contract/roles';
 import { USER_STATUS } from '@sluice/contract/statuses';
 
-/** Role and status labels of spec §4 (translation keys under userAdmin.role / userAdmin.status). */
-export const ROLE_LABELS: Readonly<Record<number, { key: 'common' | 'admin' | 'root'; color: string }>> = {
+/**
+ * Role and status labels of spec §4 (translation keys under userAdmin.role / userAdmin.status), one
+ * row per role and status of the contract but the guest role and the deleted status (shown as unknown).
+ */
+export const ROLE_LABELS: Readonly<
+  Record<Exclude<Role, typeof ROLES.guest>, { key: 'common' | 'admin' | 'root'; color: string }>
+> = {
   [ROLES.common]: { key: 'common', color: 'gray' },
   [ROLES.admin]: { key: 'admin', color: 'yellow' },
   [ROLES.root]: { key: 'root', color: 'orange' },
 };
 
-export const STATUS_LABELS: Readonly<Record<number, { key: 'activated' | 'banned'; color: string }>> = {
+type UserStatus = (typeof USER_STATUS)[keyof typeof USER_STATUS];
+
+export const STATUS_LABELS: Readonly<
+  Record<Exclude<UserStatus, typeof USER_STATUS.deleted>, { key: 'activated' | 'banned'; color: string }>
+> = {
   [USER_STATUS.enabled]: { key: 'activated', color: 'teal' },
   [USER_STATUS.disabled]: { key: 'banned', color: 'red' },
 };
