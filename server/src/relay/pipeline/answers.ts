@@ -1,0 +1,185 @@
+import { relayError } from '../../lib/app-error.js';
+import { billableUsage } from '../metering/billable-usage.js';
+import { settlementOf } from '../metering/charge.js';
+import { imageQuota, usageQuota, type Ratios } from '../metering/pricing.js';
+import { countTextTokens } from '../metering/token-counter.js';
+import type { Adaptor, RelayMode, RelayRequestMeta, Usage } from '../providers/adaptor.js';
+import type { RelayRequest } from '../request/relay-request.js';
+import { relayStream } from '../stream/stream-relay.js';
+import type { UpstreamResponse } from '../upstream/upstream.js';
+import type { RequestContext } from './relay-context.js';
+import { passedOn, reply, safeJson, type RelayReply } from './relay-response.js';
+import { AttemptFailure, transportFailure } from './upstream-error.js';
+
+/** A 2xx upstream answer, with what its handler needs to answer the client and settle the request. */
+export interface Answer {
+  readonly context: RequestContext;
+  readonly channelId: number;
+  readonly adaptor: Adaptor;
+  readonly meta: RelayRequestMeta;
+  readonly response: UpstreamResponse;
+  readonly contentType: string;
+  /** The model the channel maps the request to: billed and logged. */
+  readonly model: string;
+  readonly ratios: Ratios;
+  readonly systemPromptReset: boolean;
+}
+
+/** How an answer reaches the client and what it is billed by. */
+export type AnswerKind = 'stream' | 'speech' | 'transcript' | 'image' | 'json';
+
+export const isMultipart = (mode: RelayMode): boolean => mode === 'transcription' || mode === 'translation';
+
+export const answerKindOf = (request: RelayRequest): AnswerKind => {
+  if (request.stream && request.mode !== 'speech') return 'stream';
+  if (request.mode === 'speech') return 'speech';
+  if (isMultipart(request.mode)) return 'transcript';
+  return request.mode === 'images' ? 'image' : 'json';
+};
+
+const NO_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+
+/** Settles the request at `cost` (tracked: it is written after the answer, in a batch). */
+const settle = (answer: Answer, cost: number, usage: Usage, stream: boolean, reset: boolean): void => {
+  const { deps, charged } = answer.context;
+  deps.track(
+    deps.billing.settle(
+      settlementOf(charged, {
+        channelId: answer.channelId,
+        model: answer.model,
+        ratios: answer.ratios,
+        cost,
+        usage,
+        stream,
+        systemPromptReset: reset,
+      }),
+    ),
+  );
+};
+
+/** The upstream's usage, or the tokens counted locally when it gave none (billable-usage.ts). */
+const usageOrCount = (answer: Answer, usage: Usage | undefined, text: string): Usage =>
+  billableUsage(usage, text, {
+    chat: answer.meta.mode === 'chat',
+    promptTokens: answer.context.localPromptTokens,
+    textTokens: (generated) =>
+      countTextTokens(generated, answer.model, answer.context.options.ApproximateTokenEnabled),
+  });
+
+/** The whole answer; one that breaks off is a failed attempt like one that never came. */
+const readWhole = (answer: Answer): Promise<Buffer> =>
+  answer.response.body.readAll().catch((error: unknown) => {
+    throw transportFailure(error, answer.context.call.clientSignal.aborted);
+  });
+
+const requestIdOf = (answer: Answer) => answer.context.call.requestId;
+
+/** Server-sent events, relayed as they come; settled at the end by the usage they carried. */
+const streamAnswer = (answer: Answer): RelayReply => {
+  const { response } = answer;
+  const stream = relayStream({
+    adaptor: answer.adaptor,
+    meta: answer.meta,
+    upstream: response,
+    clientWantsUsage: answer.context.call.request.clientWantsUsage,
+    abortUpstream: () => response.body.destroy(),
+    onFinish: (outcome) => {
+      const usage = usageOrCount(answer, outcome.usage, outcome.text);
+      settle(answer, usageQuota(usage, answer.ratios), usage, true, answer.systemPromptReset);
+    },
+  });
+  // An upstream that answered at once (its end already here) is answered as one body.
+  return reply(stream.whole() ?? stream, 200, requestIdOf(answer), {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    'x-accel-buffering': 'no',
+  });
+};
+
+/**
+ * Speech audio, passed on as it comes: priced by the input, as one-api (the reservation, or the
+ * estimate for a trusted payer), billed once the upstream delivered it all; an upstream that broke
+ * off costs nothing (the reservation goes back).
+ */
+const speechAnswer = (answer: Answer): RelayReply => {
+  const { admission, deps } = answer.context;
+  const audio = passedOn(answer.response.body, (delivered) =>
+    delivered
+      ? settle(
+          answer,
+          admission.reserved > 0 ? admission.reserved : admission.estimate,
+          NO_USAGE,
+          false,
+          false,
+        )
+      : deps.track(deps.billing.release(admission.payer, admission.reserved)),
+  );
+  return reply(audio, answer.response.status, requestIdOf(answer), {
+    'content-type': answer.contentType || 'audio/mpeg',
+  });
+};
+
+/** A transcription or translation: billed by the transcript's tokens × model and group ratios. */
+const transcriptAnswer = async (answer: Answer): Promise<RelayReply> => {
+  const raw = await readWhole(answer);
+  const transcript = answer.contentType.includes('json')
+    ? (safeJson(raw) as { text?: unknown } | undefined)?.text
+    : raw.toString('utf8');
+  const text = typeof transcript === 'string' ? transcript : '';
+  const tokens = countTextTokens(text, answer.model, answer.context.options.ApproximateTokenEnabled);
+  const usage = { prompt_tokens: 0, completion_tokens: tokens, total_tokens: tokens };
+  settle(answer, Math.ceil(tokens * answer.ratios.model * answer.ratios.group), usage, false, false);
+  return reply(raw, answer.response.status, requestIdOf(answer), {
+    'content-type': answer.contentType || 'text/plain',
+  });
+};
+
+/** A JSON answer read whole and parsed by the adaptor; one that is not JSON is a failed attempt. */
+const parsedAnswer = async (answer: Answer) => {
+  const raw = await readWhole(answer);
+  const body = safeJson(raw);
+  if (body === undefined)
+    throw new AttemptFailure(
+      relayError(502, 'bad_response', 'the upstream answered something that is not JSON'),
+      true,
+    );
+  return { raw, parsed: answer.adaptor.parseResponse(body, answer.meta) };
+};
+
+/** The client's answer: the upstream's bytes from a pass-through provider, else the translation. */
+const jsonReply = (answer: Answer, raw: Buffer, body: unknown): RelayReply =>
+  answer.adaptor.kind === 'pass-through'
+    ? reply(raw, answer.response.status, requestIdOf(answer), {
+        'content-type': answer.contentType || 'application/json',
+      })
+    : reply(JSON.stringify(body), 200, requestIdOf(answer), { 'content-type': 'application/json' });
+
+/** Images: priced per image by model, size and quality (pricing.ts), whatever the upstream counts. */
+const imageAnswer = async (answer: Answer): Promise<RelayReply> => {
+  const { raw, parsed } = await parsedAnswer(answer);
+  settle(
+    answer,
+    imageQuota(answer.model, answer.context.call.request.body, answer.ratios),
+    NO_USAGE,
+    false,
+    false,
+  );
+  return jsonReply(answer, raw, parsed.body);
+};
+
+/** Chat, completions, embeddings, moderations: billed by the usage (or the local count). */
+const jsonAnswer = async (answer: Answer): Promise<RelayReply> => {
+  const { raw, parsed } = await parsedAnswer(answer);
+  const usage = usageOrCount(answer, parsed.usage, parsed.text ?? '');
+  settle(answer, usageQuota(usage, answer.ratios), usage, false, answer.systemPromptReset);
+  return jsonReply(answer, raw, parsed.body);
+};
+
+/** The answer handlers, one per kind. */
+export const ANSWERS: Readonly<Record<AnswerKind, (answer: Answer) => RelayReply | Promise<RelayReply>>> = {
+  stream: streamAnswer,
+  speech: speechAnswer,
+  transcript: transcriptAnswer,
+  image: imageAnswer,
+  json: jsonAnswer,
+};

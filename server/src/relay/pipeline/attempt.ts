@@ -1,0 +1,89 @@
+import { checkImageRequest } from '../request/image-rules.js';
+import { warnIfUnpriced, ratiosFor } from '../metering/pricing.js';
+import type { RelayRequestMeta } from '../providers/adaptor.js';
+import { providerOf } from '../providers/registry.js';
+import { channelMetaOf, mapModel, withSystemPrompt } from '../routing/channel-meta.js';
+import type { ChannelRow } from '../routing/relay-index.js';
+import { ANSWERS, answerKindOf, isMultipart } from './answers.js';
+import type { RequestContext } from './relay-context.js';
+import type { RelayReply } from './relay-response.js';
+import {
+  AttemptFailure,
+  isRetryableStatus,
+  transportFailure,
+  unsupportedChannel,
+  upstreamError,
+} from './upstream-error.js';
+
+/**
+ * One attempt on one channel: translate the request for the channel's provider, send it, and hand
+ * a 2xx answer to the answer handler of its kind (answers.ts), which settles the request. Any
+ * failure is thrown as an AttemptFailure (the pipeline tries the next channel when it is retryable).
+ */
+export const runAttempt = async (context: RequestContext, row: ChannelRow): Promise<RelayReply> => {
+  const { deps, call } = context;
+  const { request } = call;
+  const provider = providerOf(row.type);
+  const adaptor = provider?.adaptor;
+  if (!adaptor || !adaptor.modes.includes(request.mode)) throw unsupportedChannel(row.type, request.mode);
+  const model = mapModel(row, request.model);
+  // As one-api: checked against the model the channel maps to; a 400, whichever channel is next.
+  if (request.mode === 'images') checkImageRequest(model, request.body);
+  const systemPrompt = request.mode === 'chat' ? (row.system_prompt ?? '').trim() : '';
+  const channel = channelMetaOf(row, provider);
+  const body = systemPrompt ? withSystemPrompt(request.body, systemPrompt) : request.body;
+  const multipart = isMultipart(request.mode);
+  const meta: RelayRequestMeta = {
+    mode: request.mode,
+    path: request.path,
+    model,
+    stream: request.stream,
+    channel,
+    body,
+    clientHeaders: call.clientHeaders,
+    settings: deps.adaptorSettings,
+    // The client's own bytes go upstream when nothing in them changes.
+    raw:
+      adaptor.kind === 'pass-through' && model === request.model && !systemPrompt && !multipart
+        ? request.raw
+        : undefined,
+  };
+  const upstreamRequest = adaptor.buildRequest(body, meta);
+  const outgoing = multipart
+    ? {
+        ...upstreamRequest,
+        headers: { ...upstreamRequest.headers, 'content-type': request.contentType },
+        body: request.raw,
+      }
+    : upstreamRequest;
+  let response;
+  try {
+    response = await deps.upstream.send(outgoing, call.clientSignal);
+  } catch (error) {
+    throw transportFailure(error, call.clientSignal.aborted);
+  }
+  const contentType = response.headers['content-type'] ?? '';
+  const kind = answerKindOf(request);
+  if (
+    response.status < 200 ||
+    response.status > 299 ||
+    (kind === 'stream' && contentType.startsWith('application/json'))
+  ) {
+    const raw = (await response.body.readAll(1024 * 1024).catch(() => Buffer.alloc(0))).toString('utf8');
+    const status = response.status >= 200 && response.status <= 299 ? 500 : response.status;
+    throw new AttemptFailure(upstreamError(status, raw, adaptor, channel), isRetryableStatus(status));
+  }
+  const ratios = ratiosFor(model, row.type, context.admission.group, context.options);
+  warnIfUnpriced(ratios, model, deps.logger);
+  return ANSWERS[kind]({
+    context,
+    channelId: row.id,
+    adaptor,
+    meta,
+    response,
+    contentType,
+    model,
+    ratios,
+    systemPromptReset: systemPrompt !== '',
+  });
+};

@@ -1,0 +1,52 @@
+import type { Logger } from 'pino';
+import type { AppError } from '../../lib/app-error.js';
+import type { OptionStore } from '../../services/option-store.js';
+import type { OptionValues } from '../../services/option-values.js';
+import type { ClientLink } from '../http/client-link.js';
+import type { Admission } from '../metering/admission.js';
+import type { Billing } from '../metering/billing.js';
+import type { ChargedRequest } from '../metering/charge.js';
+import type { AdaptorSettings } from '../providers/adaptor.js';
+import type { KeyAuth } from '../request/key-auth.js';
+import type { RelayRequest } from '../request/relay-request.js';
+import type { RoutableChannel } from '../routing/relay-index.js';
+import type { Upstream } from '../upstream/upstream.js';
+
+export interface PipelineDeps {
+  readonly options: OptionStore;
+  readonly billing: Billing;
+  readonly upstream: Upstream;
+  readonly logger: Logger;
+  /** Told of every failed attempt (automatic channel disabling, wired in boot.ts). */
+  readonly onChannelFailure: (channelId: number, error: AppError) => void;
+  readonly adaptorSettings?: AdaptorSettings;
+  /** Told of a first attempt that succeeded (ENABLE_METRIC's success rate). */
+  readonly onChannelSuccess?: (channelId: number) => void;
+  /** Told the payer's fresh quota and the request's estimated cost before each request (quota reminders). */
+  readonly onQuotaChecked?: (userId: number, quota: number, estimate: number) => void;
+  /** Keeps settlements that run after the response, so shutdown and tests can wait for them. */
+  readonly track: (work: Promise<unknown>) => void;
+}
+
+/** One relay request as the dispatcher hands it over: who asks, what, and the channels to try in order. */
+export interface RelayCall {
+  readonly auth: KeyAuth;
+  readonly request: RelayRequest;
+  readonly order: readonly RoutableChannel[];
+  readonly requestId: string;
+  readonly clientSignal: ClientLink;
+  readonly clientHeaders: Readonly<Record<string, string>>;
+}
+
+/** One request as its attempts share it. */
+export interface RequestContext {
+  readonly deps: PipelineDeps;
+  readonly call: RelayCall;
+  /** The options as they were when the request came (one snapshot for all its attempts). */
+  readonly options: OptionValues;
+  readonly admission: Admission;
+  /** Who pays and what the log row says of the request: what every settlement of it starts from. */
+  readonly charged: ChargedRequest;
+  /** The prompt's tokens counted locally: once, and only when an upstream gave no usage. */
+  readonly localPromptTokens: () => number;
+}
