@@ -1,5 +1,6 @@
 import { envelopeSchema } from '@sluice/contract/schemas/common';
 import { z } from 'zod';
+import { parseJson } from './parse-json.js';
 
 /**
  * The one HTTP client of the console: every call goes through `apiCall`, which sends the session
@@ -57,14 +58,7 @@ const messageOf = (body: unknown): string | undefined => {
   return parsed.success && parsed.data.message !== '' ? parsed.data.message : undefined;
 };
 
-const readJson = async (response: Response): Promise<unknown> => {
-  const text = await response.text();
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-};
+const readJson = async (response: Response): Promise<unknown> => parseJson(await response.text());
 
 /** Sends one request; resolves with the successful envelope and the whole answer, or throws. */
 const request = async (

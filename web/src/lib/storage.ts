@@ -2,6 +2,7 @@ import { statusSchema } from '@sluice/contract/schemas/status';
 import { userSchema } from '@sluice/contract/schemas/user';
 import { useSyncExternalStore } from 'react';
 import { z } from 'zod';
+import { parseJson } from './parse-json.js';
 
 /**
  * The browser storage keys of spec §3, typed. Every read parses with zod: a value that does not
@@ -36,14 +37,6 @@ const fromSchema =
     const parsed = schema.safeParse(value);
     return parsed.success ? parsed.data : undefined;
   };
-
-const parseJson = (raw: string): unknown => {
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return undefined;
-  }
-};
 
 const json = <T>(schema: z.ZodType<T>): Codec<T> => ({
   decode: (raw) => fromSchema(schema)(parseJson(raw)),

@@ -1,6 +1,7 @@
 import { COMPOSED_KEY_FIELDS, jsonObjectOf, SECRET_CONFIG_FIELDS } from '@sluice/contract/channel-config';
 import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { splitCommaList, type Channel } from '@sluice/contract/schemas/channel';
+import { isValidJson, parseJson } from '../../lib/parse-json.js';
 import type { ChannelInput } from './channel-api.js';
 
 /** The channel form's state and its save rules (spec §5, §9), without rendering. */
@@ -112,16 +113,6 @@ export const composeKey = (form: Pick<ChannelFormState, 'type' | 'key' | 'batch'
 /** Spec §5: trailing slashes are removed from the base URL. */
 export const normaliseBaseUrl = (baseUrl: string): string => baseUrl.trim().replace(/\/+$/, '');
 
-/** The helper of spec §5: whether a text is valid JSON. */
-export const isValidJson = (text: string): boolean => {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** `config` as sent: the loaded extra fields plus the type's non-empty sub-fields; '' when empty. */
 export const configText = (form: Pick<ChannelFormState, 'type' | 'config' | 'otherConfig'>): string => {
   const config: Record<string, unknown> = { ...form.otherConfig };
@@ -195,6 +186,7 @@ export const channelFormOf = (channel: Channel): ChannelFormState => {
     else otherConfig[name] = value;
   }
   const mapping = channel.model_mapping.trim();
+  const parsedMapping = mapping === '' ? undefined : parseJson(mapping);
   const groups = splitCommaList(channel.group);
   return {
     type: channel.type,
@@ -205,8 +197,7 @@ export const channelFormOf = (channel: Channel): ChannelFormState => {
     other: channel.other,
     models: splitCommaList(channel.models),
     groups: groups.length > 0 ? groups : ['default'],
-    modelMapping:
-      mapping !== '' && isValidJson(mapping) ? JSON.stringify(JSON.parse(mapping), null, 2) : mapping,
+    modelMapping: parsedMapping === undefined ? mapping : JSON.stringify(parsedMapping, null, 2),
     systemPrompt: channel.system_prompt,
     config,
     otherConfig,

@@ -1,5 +1,6 @@
 import { isSecretOptionKey, OPTION_DEFINITIONS, type OptionKey } from '@sluice/contract/option-keys';
 import type { Option } from '@sluice/contract/schemas/option';
+import { isValidJson, parseJson } from '../../../lib/parse-json.js';
 
 /**
  * The save rules of spec §5 for the admin settings tabs, as pure functions: values are shown with
@@ -25,14 +26,9 @@ const ADDRESS_KEYS: readonly OptionKey[] = ['ServerAddress', 'WeChatServerAddres
 
 /** One value as the forms show it: ratio JSON pretty-printed, `{}` as empty. */
 export const shownValue = (key: string, value: string): string => {
-  let shown = value;
-  if (isRatioKey(key)) {
-    try {
-      shown = JSON.stringify(JSON.parse(value), null, 2);
-    } catch {
-      // Not JSON: shown as stored, the admin fixes it.
-    }
-  }
+  // A ratio that is not JSON is shown as stored: the admin fixes it.
+  const parsed = isRatioKey(key) ? parseJson(value) : undefined;
+  const shown = parsed === undefined ? value : JSON.stringify(parsed, null, 2);
   return shown.trim() === '{}' ? '' : shown;
 };
 
@@ -72,17 +68,10 @@ export const collectUpdates = (
   return updates;
 };
 
-/** Spec §5: ratio texts must be valid JSON (empty means `{}`). */
-export const isValidJson = (text: string): boolean => {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** The first ratio among `updates` that is not valid JSON, if any. */
+/**
+ * Spec §5: ratio texts must be valid JSON (empty means `{}`): the first ratio among `updates` that is
+ * not, if any.
+ */
 export const invalidRatio = (updates: readonly OptionUpdate[]): RatioKey | undefined =>
   updates.find(
     (update): update is OptionUpdate & { key: RatioKey } =>
