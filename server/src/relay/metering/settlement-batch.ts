@@ -169,9 +169,47 @@ export const writeSettlements = async (
 };
 
 /**
+ * A settlement the database refused on its own: charged at its reservation instead (no balance
+ * move, since the reservation is already taken), with a log row that says so.
+ */
+const atReservation = (settlement: Settlement): Settlement => ({
+  ...settlement,
+  quota: settlement.preQuota,
+  log: settlement.log && {
+    ...settlement.log,
+    content: `${settlement.log.content}; the real cost (${settlement.quota}) could not be written: settled at the reservation`,
+  },
+});
+
+/** Settlements that could not be written at all (the database unreachable): said with their amounts. */
+export class SettlementsNotWritten extends Error {
+  constructor(
+    readonly settlements: readonly {
+      userId: number;
+      tokenId: number;
+      channelId: number;
+      reserved: number;
+      cost: number;
+      requestId: string;
+    }[],
+    cause: unknown,
+  ) {
+    super(`${settlements.length} settlements could not be written; their reservations stay taken`, { cause });
+  }
+}
+
+/**
  * Gathers the settlements of a short window (`windowMs`) and writes them together: a transaction per
  * batch instead of one per request. Every settlement of a batch gets the batch's one promise, which
  * settles when the batch is committed; `committed` is told how much each user's quota moved.
+ *
+ * When the batch's transaction fails, nothing of it was written (it rolled back), and each
+ * settlement is written again alone, so that one the database refuses (a cost out of its range,
+ * say) does not take the others' billing with it. One refused alone is charged at its reservation
+ * with a log row that says so: the reservation is money already taken, and every unit taken has a
+ * log row. One that cannot be written even so (the database unreachable) keeps its reservation
+ * taken and no log row; the batch's promise rejects with SettlementsNotWritten, which names them
+ * and their amounts for the operator's log.
  */
 export const createSettlementBatcher = (
   db: Kysely<Tables>,
@@ -184,11 +222,53 @@ export const createSettlementBatcher = (
   let batch: Promise<void> | undefined;
   let chain: Promise<void> = Promise.resolve();
 
-  const write = async (settlements: readonly Settlement[]): Promise<void> => {
+  const commit = async (settlements: readonly Settlement[]): Promise<Insertable<LogsTable>[]> => {
     const { rows, userMoves } = await db
       .transaction()
       .execute((trx) => writeSettlements(trx, settlements, sameDatabase));
     committed(userMoves);
+    return rows;
+  };
+
+  const commitAlone = async (settlement: Settlement): Promise<Insertable<LogsTable>[]> => {
+    try {
+      return await commit([settlement]);
+    } catch {
+      return commit([atReservation(settlement)]);
+    }
+  };
+
+  const write = async (settlements: readonly Settlement[]): Promise<void> => {
+    let rows: Insertable<LogsTable>[];
+    try {
+      rows = await commit(settlements);
+    } catch {
+      rows = [];
+      const lost: Settlement[] = [];
+      let cause: unknown;
+      for (const settlement of settlements)
+        try {
+          rows.push(...(await commitAlone(settlement)));
+        } catch (error) {
+          lost.push(settlement);
+          cause = error;
+        }
+      if (lost.length > 0) {
+        // The log rows of those written are still written before the failure is told.
+        if (!sameDatabase) await writeLogRows(logDb, rows);
+        throw new SettlementsNotWritten(
+          lost.map((settlement) => ({
+            userId: settlement.payer.userId,
+            tokenId: settlement.payer.tokenId,
+            channelId: settlement.channelId,
+            reserved: settlement.preQuota,
+            cost: settlement.quota,
+            requestId: settlement.log?.requestId ?? '',
+          })),
+          cause,
+        );
+      }
+    }
     if (!sameDatabase) await writeLogRows(logDb, rows);
   };
 
