@@ -1,67 +1,15 @@
 /**
  * Default model lists per channel type (what GET /api/models serves), keyed by the type's name in
- * CHANNEL_TYPE: restated from one-api HEAD's adaptor constants; pure data. The type makes a row
- * for every type of contract/src/channel-types.ts required.
+ * CHANNEL_TYPE: restated from one-api HEAD's adaptor constants; pure data. A provider with a
+ * folder keeps its own list there (openai/, anthropic/, gemini/); the other rows' lists are here.
+ * The type makes a row for every type of contract/src/channel-types.ts required.
  */
 import type { ChannelTypeName } from '@sluice/contract/channel-types';
+import { ANTHROPIC_MODELS } from './anthropic/index.js';
+import { GEMINI_MODELS } from './gemini/index.js';
+import { OPENAI_MODELS } from './openai/index.js';
 
-const OPENAI_MODELS: readonly string[] = [
-  'gpt-3.5-turbo',
-  'gpt-3.5-turbo-0301',
-  'gpt-3.5-turbo-0613',
-  'gpt-3.5-turbo-1106',
-  'gpt-3.5-turbo-0125',
-  'gpt-3.5-turbo-16k',
-  'gpt-3.5-turbo-16k-0613',
-  'gpt-3.5-turbo-instruct',
-  'gpt-4',
-  'gpt-4-0314',
-  'gpt-4-0613',
-  'gpt-4-1106-preview',
-  'gpt-4-0125-preview',
-  'gpt-4-32k',
-  'gpt-4-32k-0314',
-  'gpt-4-32k-0613',
-  'gpt-4-turbo-preview',
-  'gpt-4-turbo',
-  'gpt-4-turbo-2024-04-09',
-  'gpt-4o',
-  'gpt-4o-2024-05-13',
-  'gpt-4o-2024-08-06',
-  'gpt-4o-2024-11-20',
-  'chatgpt-4o-latest',
-  'gpt-4o-mini',
-  'gpt-4o-mini-2024-07-18',
-  'gpt-4-vision-preview',
-  'text-embedding-ada-002',
-  'text-embedding-3-small',
-  'text-embedding-3-large',
-  'text-curie-001',
-  'text-babbage-001',
-  'text-ada-001',
-  'text-davinci-002',
-  'text-davinci-003',
-  'text-moderation-latest',
-  'text-moderation-stable',
-  'text-davinci-edit-001',
-  'davinci-002',
-  'babbage-002',
-  'dall-e-2',
-  'dall-e-3',
-  'whisper-1',
-  'tts-1',
-  'tts-1-1106',
-  'tts-1-hd',
-  'tts-1-hd-1106',
-  'o1',
-  'o1-2024-12-17',
-  'o1-preview',
-  'o1-preview-2024-09-12',
-  'o1-mini',
-  'o1-mini-2024-09-12',
-];
-
-/** Shared by Anthropic (14) and the keys of the AWS Bedrock id map (33). */
+/** The Claude keys of the AWS Bedrock id map (the AWS type's list). */
 const BEDROCK_CLAUDE_MODELS: readonly string[] = [
   'claude-instant-1.2',
   'claude-2.0',
@@ -259,19 +207,7 @@ export const DEFAULT_MODELS: Readonly<Record<ChannelTypeName, readonly string[]>
   palm: ['PaLM-2'],
   api2gpt: OPENAI_MODELS,
   aigc2d: OPENAI_MODELS,
-  anthropic: [
-    'claude-instant-1.2',
-    'claude-2.0',
-    'claude-2.1',
-    'claude-3-haiku-20240307',
-    'claude-3-5-haiku-20241022',
-    'claude-3-5-haiku-latest',
-    'claude-3-sonnet-20240229',
-    'claude-3-opus-20240229',
-    'claude-3-5-sonnet-20240620',
-    'claude-3-5-sonnet-20241022',
-    'claude-3-5-sonnet-latest',
-  ],
+  anthropic: ANTHROPIC_MODELS,
   baidu: [
     'ERNIE-4.0-8K',
     'ERNIE-3.5-8K',
@@ -329,24 +265,7 @@ export const DEFAULT_MODELS: Readonly<Record<ChannelTypeName, readonly string[]>
     'hunyuan-vision',
     'hunyuan-embedding',
   ],
-  gemini: [
-    'gemini-pro',
-    'gemini-1.0-pro',
-    'gemma-2-2b-it',
-    'gemma-2-9b-it',
-    'gemma-2-27b-it',
-    'gemini-1.5-flash',
-    'gemini-1.5-flash-8b',
-    'gemini-1.5-pro',
-    'gemini-1.5-pro-experimental',
-    'text-embedding-004',
-    'aqa',
-    'gemini-2.0-flash',
-    'gemini-2.0-flash-exp',
-    'gemini-2.0-flash-lite-preview-02-05',
-    'gemini-2.0-flash-thinking-exp-01-21',
-    'gemini-2.0-pro-exp-02-05',
-  ],
+  gemini: GEMINI_MODELS,
   moonshot: ['moonshot-v1-8k', 'moonshot-v1-32k', 'moonshot-v1-128k'],
   baichuan: ['Baichuan2-Turbo', 'Baichuan2-Turbo-192k', 'Baichuan-Text-Embedding'],
   minimax: [

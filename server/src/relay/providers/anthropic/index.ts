@@ -6,3 +6,4 @@ export { ANTHROPIC_DEFAULT_VERSION, anthropicAdaptor } from './anthropic-adaptor
 export { ANTHROPIC_DEFAULT_MAX_TOKENS, anthropicBody } from './anthropic-request.js';
 export { parseAnthropicError, parseAnthropicResponse } from './anthropic-response.js';
 export { createAnthropicStreamState, mapAnthropicStreamEvent } from './anthropic-stream.js';
+export { ANTHROPIC_MODELS } from './anthropic-models.js';

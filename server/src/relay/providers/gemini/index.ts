@@ -7,3 +7,4 @@ export { geminiEmbeddingsBody, parseGeminiEmbeddings } from './gemini-embeddings
 export { geminiChatBody } from './gemini-request.js';
 export { parseGeminiError, parseGeminiResponse } from './gemini-response.js';
 export { createGeminiStreamState, mapGeminiStreamEvent } from './gemini-stream.js';
+export { GEMINI_MODELS } from './gemini-models.js';

@@ -6,3 +6,4 @@ export {
   parseOpenAiResponse,
   type UrlBuilder,
 } from './openai-adaptor.js';
+export { OPENAI_MODELS } from './openai-models.js';
