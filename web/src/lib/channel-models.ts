@@ -1,9 +1,7 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { api } from './api-client.js';
-import { readStorage, writeStorage } from './storage.js';
+import { channelModelsSchema, readStorage, writeStorage } from './storage.js';
 
-/** GET /api/models: channel type (as text) → its default model names. */
-export const channelModelsSchema = z.record(z.string(), z.array(z.string()));
 export type ChannelModels = z.infer<typeof channelModelsSchema>;
 
 let memory: ChannelModels | undefined;

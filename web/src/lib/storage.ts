@@ -22,6 +22,9 @@ export const storedUserSchema = userSchema.pick({
 });
 export type StoredUser = z.infer<typeof storedUserSchema>;
 
+/** GET /api/models: channel type (as text) → its default model names. */
+export const channelModelsSchema = z.record(z.string(), z.array(z.string()));
+
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const COLOR_SCHEMES = ['light', 'dark', 'auto'] as const;
@@ -71,7 +74,7 @@ export const STORAGE_KEYS = {
   footer_html: plainText,
   chat_link: plainText,
   /** Map from channel type to its model names (GET /api/models), also cached in memory. */
-  channel_models: json(z.record(z.string(), z.array(z.string()))),
+  channel_models: json(channelModelsSchema),
   /** The last notice shown as a toast on the home page. */
   notice: plainText,
   language: text(z.enum(LANGUAGES)),

@@ -1,20 +1,20 @@
+import type { passwordResetRequestSchema } from '@sluice/contract/schemas/account';
+import type { loginRequestSchema, registerRequestSchema } from '@sluice/contract/schemas/user';
 import { z } from 'zod';
 import { api, apiCall } from '../../lib/api-client.js';
 import { storedUserSchema } from '../../lib/storage.js';
 
 /** The account calls of spec §7 used by the login, registration, reset and callback screens. */
 
-export interface RegistrationPayload {
-  readonly username: string;
-  readonly password: string;
-  readonly password2: string;
-  readonly email: string;
-  readonly verification_code: string;
-  readonly aff_code: string;
-}
+/** POST /api/user/register as the form sends it: every field. */
+export type RegistrationPayload = Readonly<Required<z.input<typeof registerRequestSchema>>>;
 
 export const login = (username: string, password: string) =>
-  api.post('/api/user/login', { username, password }, storedUserSchema);
+  api.post(
+    '/api/user/login',
+    { username, password } satisfies z.input<typeof loginRequestSchema>,
+    storedUserSchema,
+  );
 
 export const register = (payload: RegistrationPayload, turnstile: string) =>
   api.send('POST', '/api/user/register', payload, { turnstile });
@@ -27,7 +27,11 @@ export const requestPasswordReset = (email: string, turnstile: string) =>
 
 /** POST /api/user/reset: data is the new password. */
 export const confirmPasswordReset = (email: string, token: string) =>
-  api.post('/api/user/reset', { email, token }, z.string());
+  api.post(
+    '/api/user/reset',
+    { email, token } satisfies z.input<typeof passwordResetRequestSchema>,
+    z.string(),
+  );
 
 export const wechatLogin = (code: string) => api.get('/api/oauth/wechat', storedUserSchema, { code });
 

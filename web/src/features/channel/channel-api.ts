@@ -1,27 +1,25 @@
-import { channelSchema, type Channel } from '@sluice/contract/schemas/channel';
+import {
+  channelSchema,
+  type Channel,
+  type createChannelRequestSchema,
+} from '@sluice/contract/schemas/channel';
 import type { CHANNEL_STATUS } from '@sluice/contract/statuses';
 import { z } from 'zod';
 import { api, apiGetFlat } from '../../lib/api-client.js';
 
 /** The channel calls of spec §7 (admin). */
 
-/** The body of POST /api/channel/ and of a full PUT (with `id`): what the form sends. */
-export interface ChannelInput {
-  readonly type: number;
-  readonly name: string;
-  /** One key per line when batch-creating; empty on update keeps the stored key. */
-  readonly key: string;
-  readonly base_url: string;
-  readonly other: string;
-  readonly models: string;
-  readonly group: string;
-  readonly model_mapping: string;
-  readonly system_prompt: string;
-  readonly config: string;
-  readonly test_model: string;
-  readonly priority?: number;
-  readonly weight?: number;
-}
+type ChannelRequest = z.input<typeof createChannelRequestSchema>;
+
+/**
+ * The body of POST /api/channel/ and of a full PUT (with `id`): what the form sends. Every field but
+ * the status, always; priority and weight left out when blank. The key holds one key per line when
+ * batch-creating; empty on update keeps the stored key.
+ */
+export type ChannelInput = Readonly<
+  Required<Omit<ChannelRequest, 'status' | 'priority' | 'weight'>> &
+    Pick<ChannelRequest, 'priority' | 'weight'>
+>;
 
 export const listChannels = (page: number) => api.get('/api/channel/', z.array(channelSchema), { p: page });
 

@@ -1,4 +1,9 @@
-import { COMPOSED_KEY_FIELDS, jsonObjectOf, SECRET_CONFIG_FIELDS } from '@sluice/contract/channel-config';
+import {
+  COMPOSED_KEY_FIELDS,
+  jsonObjectOf,
+  SECRET_CONFIG_FIELDS,
+  type ChannelConfigField,
+} from '@sluice/contract/channel-config';
 import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { splitCommaList, type Channel } from '@sluice/contract/schemas/channel';
 import { isValidJson, parseJson } from '../../lib/parse-json.js';
@@ -9,17 +14,9 @@ import type { ChannelInput } from './channel-api.js';
 /** Spec §5: an Azure channel without an api version gets this one. */
 export const DEFAULT_AZURE_API_VERSION = '2024-03-01-preview';
 
-/** The sub-fields of `config` (spec §3). */
-export interface ChannelConfig {
-  region: string;
-  ak: string;
-  sk: string;
-  user_id: string;
-  vertex_ai_project_id: string;
-  vertex_ai_adc: string;
-}
-
-export type ConfigField = keyof ChannelConfig;
+/** The sub-fields of `config` the form edits (spec §3). */
+export type ConfigField = ChannelConfigField;
+export type ChannelConfig = Record<ConfigField, string>;
 
 export interface ChannelFormState {
   type: number;

@@ -98,12 +98,8 @@ export const usageRequest = (
     : undefined;
 };
 
-export interface UsageTotals {
-  readonly requests: number;
-  readonly prompt_tokens: number;
-  readonly completion_tokens: number;
-  readonly quota: number;
-}
+/** The totals of a usage day, over the whole range. */
+export type UsageTotals = Readonly<Omit<UsageDay, 'day'>>;
 
 /** Sums over the days. */
 export const totalsOf = (days: readonly UsageDay[]): UsageTotals =>

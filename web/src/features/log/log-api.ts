@@ -1,19 +1,12 @@
-import { logSchema, logStatSchema } from '@sluice/contract/schemas/log';
+import { logSchema, logStatSchema, type LogFilter } from '@sluice/contract/schemas/log';
 import { z } from 'zod';
 import { api, apiDownload, type Query } from '../../lib/api-client.js';
 
-/** The filters of the logs screen; `username` and `channel` are sent for admins only (spec §6). */
-export interface LogFilters {
-  readonly type: number;
-  readonly token_name: string;
-  readonly model_name: string;
-  /** Epoch seconds; 0 = not set. */
-  readonly start_timestamp: number;
-  readonly end_timestamp: number;
-  readonly username: string;
-  /** Channel id; 0 = any. */
-  readonly channel: number;
-}
+/**
+ * The filters of the logs screen, as the admin routes read them (epoch seconds, 0 = not set; channel id,
+ * 0 = any); `username` and `channel` are sent for admins only (spec §6).
+ */
+export type LogFilters = Readonly<LogFilter>;
 
 /** The query of a filter set: admins read /api/log/*, everyone else /api/log/self/*. */
 export const logQuery = (filters: LogFilters, admin: boolean): Query => ({

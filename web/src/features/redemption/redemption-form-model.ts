@@ -1,4 +1,4 @@
-import type { RedemptionInput } from './redemption-api.js';
+import type { RedemptionCreation } from './redemption-api.js';
 
 /** The redemption form's state and rules (spec §5, §9), without rendering. */
 
@@ -29,7 +29,7 @@ const whole = (value: number | string): number => {
 export const redemptionInputOf = (
   form: RedemptionFormState,
   creating: boolean,
-): { input: RedemptionInput & { count?: number } } | { problem: 'redemption.nameRequired' } => {
+): { input: RedemptionCreation } | { problem: 'redemption.nameRequired' } => {
   const name = form.name.trim();
   if (creating && name === '') return { problem: 'redemption.nameRequired' };
   const input = { name, quota: whole(form.quota) };

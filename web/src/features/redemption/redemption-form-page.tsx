@@ -8,7 +8,12 @@ import { PageCard } from '../../components/page-card.js';
 import { downloadText } from '../../lib/api-client.js';
 import { useQuotaFormatter } from '../../lib/format.js';
 import { showError, showInfo, showSuccess } from '../../lib/toast.js';
-import { createRedemptions, getRedemption, updateRedemption } from './redemption-api.js';
+import {
+  createRedemptions,
+  getRedemption,
+  updateRedemption,
+  type RedemptionCreation,
+} from './redemption-api.js';
 import {
   codesFileName,
   codesFileText,
@@ -17,8 +22,6 @@ import {
   redemptionInputOf,
   type RedemptionFormState,
 } from './redemption-form-model.js';
-
-type SaveInput = { name: string; quota: number; count?: number };
 
 /**
  * Redemption form (/redemption/add, /redemption/edit/:id): name, quota (with its value in the display
@@ -44,7 +47,7 @@ export const RedemptionFormPage = () => {
   }, [existing.data]);
 
   const save = useMutation({
-    mutationFn: async (input: SaveInput): Promise<string[]> => {
+    mutationFn: async (input: RedemptionCreation): Promise<string[]> => {
       if (editing) {
         await updateRedemption(id, { name: input.name, quota: input.quota });
         return [];

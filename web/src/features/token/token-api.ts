@@ -1,4 +1,9 @@
-import { tokenSchema, type Token } from '@sluice/contract/schemas/token';
+import {
+  tokenSchema,
+  type createTokenRequestSchema,
+  type Token,
+  type tokenStatusRequestSchema,
+} from '@sluice/contract/schemas/token';
 import { z } from 'zod';
 import { api } from '../../lib/api-client.js';
 
@@ -7,14 +12,14 @@ import { api } from '../../lib/api-client.js';
 export const TOKEN_ORDERS = ['', 'remain_quota', 'used_quota'] as const;
 export type TokenOrder = (typeof TOKEN_ORDERS)[number];
 
-export interface TokenInput {
-  readonly name: string;
-  readonly remain_quota: number;
-  readonly unlimited_quota: boolean;
-  readonly expired_time: number;
-  readonly models: string;
-  readonly subnet: string;
-}
+/**
+ * The body of POST /api/token/ and of a full PUT (with `id`): every field, always (a PUT without one
+ * would reset it to the schema's default).
+ */
+export type TokenInput = Readonly<Required<z.input<typeof createTokenRequestSchema>>>;
+
+/** The statuses a token's toggle sets (enabled, disabled). */
+export type ToggledTokenStatus = z.input<typeof tokenStatusRequestSchema>['status'];
 
 export const listTokens = (page: number, order: TokenOrder) =>
   api.get('/api/token/', z.array(tokenSchema), { p: page, order });
@@ -29,8 +34,8 @@ export const createToken = (input: TokenInput) => api.post('/api/token/', input,
 export const updateToken = (id: number, input: TokenInput) =>
   api.put('/api/token/', { id, ...input }, tokenSchema);
 
-/** Enable (1) or disable (2): the answer is the updated token. */
-export const setTokenStatus = (token: Token, status: 1 | 2) =>
+/** Enable or disable: the answer is the updated token. */
+export const setTokenStatus = (token: Token, status: ToggledTokenStatus) =>
   api.put('/api/token/', { id: token.id, status }, tokenSchema, { status_only: true });
 
 export const deleteToken = (id: number) => api.send('DELETE', `/api/token/${id}/`);

@@ -5,13 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ConfirmButton } from '../../components/confirm-button.js';
 import { showSuccess } from '../../lib/toast.js';
-import { manageUser } from './user-api.js';
+import { manageUser, type ManageResult } from './user-api.js';
 import { rowActions } from './user-row-model.js';
-
-export interface ManageResult {
-  readonly role: number;
-  readonly status: number;
-}
 
 /**
  * A row's actions (spec §2, §4): promote, demote, delete (asks first), disable/enable and edit.

@@ -1,4 +1,11 @@
-import { userSchema, type UserAction } from '@sluice/contract/schemas/user';
+import {
+  userSchema,
+  type createUserRequestSchema,
+  type manageUserRequestSchema,
+  type updateSelfRequestSchema,
+  type updateUserRequestSchema,
+  type UserAction,
+} from '@sluice/contract/schemas/user';
 import { z } from 'zod';
 import { api } from '../../lib/api-client.js';
 
@@ -7,17 +14,18 @@ export const getSelf = () => api.get('/api/user/self', userSchema);
 export const getUser = (id: number) => api.get(`/api/user/${id}`, userSchema);
 export const listGroups = () => api.get('/api/group/', z.array(z.string()));
 
-export interface SelfUpdate {
-  readonly username: string;
-  readonly display_name: string;
-  readonly password: string;
-}
+/** PUT /api/user/self as the form sends it: every field (blank username and password are kept). */
+export type SelfUpdate = Readonly<Required<z.input<typeof updateSelfRequestSchema>>>;
 
-export interface AdminUpdate extends SelfUpdate {
-  readonly id: number;
-  readonly quota: number;
-  readonly group: string;
-}
+/** PUT /api/user/ as the admin form sends it: the fields the form edits, always. */
+export type AdminUpdate = Readonly<
+  Required<
+    Pick<
+      z.input<typeof updateUserRequestSchema>,
+      'id' | 'username' | 'display_name' | 'password' | 'quota' | 'group'
+    >
+  >
+>;
 
 export const updateSelf = (input: SelfUpdate) => api.send('PUT', '/api/user/self', input);
 export const updateUser = (input: AdminUpdate) => api.send('PUT', '/api/user/', input);
@@ -31,14 +39,21 @@ export const listUsers = (page: number, order: UserOrder) =>
 
 export const searchUsers = (keyword: string) => api.get('/api/user/search', z.array(userSchema), { keyword });
 
+const manageResultSchema = userSchema.pick({ role: true, status: true });
+/** The user's role and status after a manage action. */
+export type ManageResult = Readonly<z.infer<typeof manageResultSchema>>;
+
 /** POST /api/user/manage: data is the user's new role and status. */
 export const manageUser = (username: string, action: UserAction) =>
-  api.post('/api/user/manage', { username, action }, z.object({ role: z.number(), status: z.number() }));
+  api.post(
+    '/api/user/manage',
+    { username, action } satisfies z.input<typeof manageUserRequestSchema>,
+    manageResultSchema,
+  );
 
-export interface NewUser {
-  readonly username: string;
-  readonly display_name: string;
-  readonly password: string;
-}
+/** POST /api/user/ as the add form sends it (no role: an ordinary user). */
+export type NewUser = Readonly<
+  Required<Pick<z.input<typeof createUserRequestSchema>, 'username' | 'display_name' | 'password'>>
+>;
 
 export const createUser = (input: NewUser) => api.send('POST', '/api/user/', input);

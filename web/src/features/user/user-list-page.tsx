@@ -13,8 +13,8 @@ import { entryOf } from '../../lib/entry-of.js';
 import { truncate, useQuotaFormatter } from '../../lib/format.js';
 import { useSession } from '../../lib/session.js';
 import { useSearchableList } from '../../lib/use-paged-list.js';
-import { UserActions, type ManageResult } from './user-actions.js';
-import { listUsers, searchUsers, USER_ORDERS, type UserOrder } from './user-api.js';
+import { UserActions } from './user-actions.js';
+import { listUsers, searchUsers, USER_ORDERS, type ManageResult, type UserOrder } from './user-api.js';
 import { ROLE_LABELS, STATUS_LABELS } from './user-row-model.js';
 
 const RoleBadge = ({ role }: { role: number }) => {

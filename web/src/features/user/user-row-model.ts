@@ -1,4 +1,5 @@
 import { isRootRole, ROLES, type Role } from '@sluice/contract/roles';
+import type { User } from '@sluice/contract/schemas/user';
 import { USER_STATUS } from '@sluice/contract/statuses';
 
 /**
@@ -22,10 +23,7 @@ export const STATUS_LABELS: Readonly<
   [USER_STATUS.disabled]: { key: 'banned', color: 'red' },
 };
 
-export interface RowUser {
-  readonly role: number;
-  readonly status: number;
-}
+export type RowUser = Readonly<Pick<User, 'role' | 'status'>>;
 
 export interface RowActions {
   /** The status button: disable for status 1, enable for any other status (spec §4). */

@@ -1,11 +1,12 @@
-import { optionSchema } from '@sluice/contract/schemas/option';
+import { optionSchema, type updateOptionRequestSchema } from '@sluice/contract/schemas/option';
 import { z } from 'zod';
 import { api } from '../../../lib/api-client.js';
 
 /** The option calls of spec §7 (root only on the server). */
 export const getOptions = () => api.get('/api/option/', z.array(optionSchema));
 
-export const putOption = (key: string, value: string) => api.send('PUT', '/api/option/', { key, value });
+export const putOption = (key: string, value: string) =>
+  api.send('PUT', '/api/option/', { key, value } satisfies z.input<typeof updateOptionRequestSchema>);
 
 /** The public release feed of the open-source project (spec §7, check for update). */
 export const RELEASE_FEED_URL = 'https://api.github.com/repos/songquanpeng/one-api/releases/latest';

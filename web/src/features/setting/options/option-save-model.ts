@@ -1,5 +1,6 @@
 import { isSecretOptionKey, OPTION_DEFINITIONS, type OptionKey } from '@sluice/contract/option-keys';
-import type { Option } from '@sluice/contract/schemas/option';
+import type { Option, updateOptionRequestSchema } from '@sluice/contract/schemas/option';
+import type { z } from 'zod';
 import { isValidJson, parseJson } from '../../../lib/parse-json.js';
 
 /**
@@ -11,10 +12,8 @@ import { isValidJson, parseJson } from '../../../lib/parse-json.js';
 
 export type OptionValues = Readonly<Record<string, string>>;
 
-export interface OptionUpdate {
-  readonly key: OptionKey;
-  readonly value: string;
-}
+/** One PUT /api/option/ body, its key one of the option table's. */
+export type OptionUpdate = Readonly<z.input<typeof updateOptionRequestSchema> & { key: OptionKey }>;
 
 export const RATIO_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio'] as const;
 export type RatioKey = (typeof RATIO_KEYS)[number];
