@@ -1,0 +1,79 @@
+import type { ChannelTypeName } from '@sluice/contract/channel-types';
+import { describe, expect, it } from 'vitest';
+import { describeAdaptorConformance, type KeyPlacement } from '../../test-support/adaptor-conformance.js';
+import { loadRecordings, type Recordings } from '../../test-support/adaptor-conformance-support.js';
+import type { Adaptor } from './adaptor.js';
+import { PROVIDERS, type Provider } from './registry.js';
+
+const RECORDINGS = {
+  openai: loadRecordings(new URL('./openai/', import.meta.url)),
+  azure: loadRecordings(new URL('./azure/', import.meta.url)),
+  anthropic: loadRecordings(new URL('./anthropic/', import.meta.url)),
+  gemini: loadRecordings(new URL('./gemini/', import.meta.url)),
+} satisfies Record<string, Recordings>;
+
+const BEARER: KeyPlacement = { header: 'authorization', scheme: 'Bearer ' };
+const OPENAI = { key: BEARER, recordings: 'openai' } as const;
+
+/**
+ * Where each distinct adaptor of the registry wants the key, and whose recordings it reads: one entry
+ * under the name of any row that uses it. A new adaptor without an entry fails below.
+ */
+const ENTRIES: Partial<
+  Record<ChannelTypeName, { readonly key: KeyPlacement; readonly recordings: keyof typeof RECORDINGS }>
+> = {
+  openAi: OPENAI,
+  // The OpenAI adaptor every OpenAI-compatible row without a URL of its own shares.
+  api2d: OPENAI,
+  openRouter: OPENAI,
+  minimax: OPENAI,
+  cloudflare: OPENAI,
+  doubao: OPENAI,
+  novita: OPENAI,
+  azure: { key: { header: 'api-key' }, recordings: 'azure' },
+  anthropic: { key: { header: 'x-api-key' }, recordings: 'anthropic' },
+  gemini: { key: { header: 'x-goog-api-key' }, recordings: 'gemini' },
+};
+
+/** The registry's rows by the adaptor object they use. */
+const rowsByAdaptor = new Map<Adaptor, Provider[]>();
+for (const provider of Object.values(PROVIDERS))
+  if (provider.adaptor)
+    rowsByAdaptor.set(provider.adaptor, [...(rowsByAdaptor.get(provider.adaptor) ?? []), provider]);
+
+const entryOf = (rows: readonly Provider[]) => {
+  const row = rows.find((provider) => ENTRIES[provider.name] !== undefined);
+  const entry = row && ENTRIES[row.name];
+  return row && entry ? { row, entry } : undefined;
+};
+
+describe('conformance of the registry’s adaptors', () => {
+  it('has a conformance entry for every distinct adaptor in the registry, so every row is covered', () => {
+    const uncovered = [...rowsByAdaptor.values()]
+      .filter((rows) => entryOf(rows) === undefined)
+      .map((rows) => rows.map((row) => row.name).join(', '));
+    expect(uncovered).toEqual([]);
+  });
+
+  it('names only rows that have an adaptor, one entry per adaptor', () => {
+    const named = Object.keys(ENTRIES).map((name) =>
+      Object.values(PROVIDERS).find((provider) => provider.name === name),
+    );
+    expect(named.filter((provider) => provider?.adaptor === undefined)).toEqual([]);
+    expect(new Set(named.map((provider) => provider?.adaptor)).size).toBe(named.length);
+  });
+});
+
+for (const [adaptor, rows] of rowsByAdaptor) {
+  const found = entryOf(rows);
+  if (!found) continue;
+  const { row, entry } = found;
+  describeAdaptorConformance({
+    name: `registry row ${row.name}${rows.length > 1 ? ` (and ${rows.length - 1} rows sharing its adaptor)` : ''}`,
+    adaptor,
+    type: row.type,
+    model: row.models[0] ?? 'model',
+    key: entry.key,
+    recordings: RECORDINGS[entry.recordings],
+  });
+}
