@@ -6,11 +6,9 @@ import {
 } from '@sluice/contract/schemas/token';
 import { z } from 'zod';
 import { api } from '../../lib/api-client.js';
+import type { TokenOrder } from '../../lib/list-orders.js';
 
 /** The token calls of spec §7 (the caller's own tokens). */
-
-export const TOKEN_ORDERS = ['', 'remain_quota', 'used_quota'] as const;
-export type TokenOrder = (typeof TOKEN_ORDERS)[number];
 
 /**
  * The body of POST /api/token/ and of a full PUT (with `id`): every field, always (a PUT without one

@@ -1,4 +1,4 @@
-import { Badge, Group, Select, Stack, Table, Text } from '@mantine/core';
+import { Badge, Group, Stack, Table, Text } from '@mantine/core';
 import type { Token } from '@sluice/contract/schemas/token';
 import { TOKEN_STATUS } from '@sluice/contract/statuses';
 import { useState } from 'react';
@@ -6,13 +6,15 @@ import { useTranslation } from 'react-i18next';
 import { AddLink, RefreshButton } from '../../components/list-buttons.js';
 import { ListState } from '../../components/list-state.js';
 import { LoadMore } from '../../components/load-more.js';
+import { OrderSelect } from '../../components/order-select.js';
 import { PageCard } from '../../components/page-card.js';
 import { ResponsiveTable } from '../../components/responsive-table.js';
 import { SearchBar } from '../../components/search-bar.js';
 import { entryOf } from '../../lib/entry-of.js';
 import { formatTimestamp, useQuotaFormatter } from '../../lib/format.js';
+import { LIST_ORDERS, type TokenOrder } from '../../lib/list-orders.js';
 import { useSearchableList } from '../../lib/use-paged-list.js';
-import { listTokens, searchTokens, TOKEN_ORDERS, type TokenOrder } from './token-api.js';
+import { listTokens, searchTokens } from './token-api.js';
 import { TokenActions } from './token-actions.js';
 
 type TokenStatusName = keyof typeof TOKEN_STATUS;
@@ -80,18 +82,17 @@ export const TokenListPage = () => {
           placeholder={t('token.searchPlaceholder')}
           loading={paged.searchFetching}
         />
-        <Select
-          maw={{ base: '100%', xs: 220 }}
-          aria-label={t('token.order.label')}
+        <OrderSelect
+          label={t('token.order.label')}
+          orders={LIST_ORDERS.tokens}
+          labels={{
+            '': t('token.order.default'),
+            remain_quota: t('token.order.remainQuota'),
+            used_quota: t('token.order.usedQuota'),
+          }}
           value={order}
-          allowDeselect={false}
-          onChange={(value) => setOrder(TOKEN_ORDERS.find((entry) => entry === value) ?? '')}
-          data={[
-            { value: '', label: t('token.order.default') },
-            { value: 'remain_quota', label: t('token.order.remainQuota') },
-            { value: 'used_quota', label: t('token.order.usedQuota') },
-          ]}
-          data-testid="token-order"
+          onChange={setOrder}
+          testId="token-order"
         />
       </Group>
       <ListState loading={loading} empty={tokens.length === 0} emptyText={t('token.empty')}>

@@ -8,6 +8,7 @@ import {
 } from '@sluice/contract/schemas/user';
 import { z } from 'zod';
 import { api } from '../../lib/api-client.js';
+import type { UserOrder } from '../../lib/list-orders.js';
 
 /** User calls of spec §7 used by the edit form (self and admin). */
 export const getSelf = () => api.get('/api/user/self', userSchema);
@@ -31,9 +32,6 @@ export const updateSelf = (input: SelfUpdate) => api.send('PUT', '/api/user/self
 export const updateUser = (input: AdminUpdate) => api.send('PUT', '/api/user/', input);
 
 /** Admin user management (spec §7): list by page with an order, search, manage, create. */
-export const USER_ORDERS = ['', 'quota', 'used_quota', 'request_count'] as const;
-export type UserOrder = (typeof USER_ORDERS)[number];
-
 export const listUsers = (page: number, order: UserOrder) =>
   api.get('/api/user/', z.array(userSchema), { p: page, order });
 

@@ -1,4 +1,4 @@
-import { Badge, Group, Select, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Badge, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import type { User } from '@sluice/contract/schemas/user';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,15 +6,17 @@ import { GroupBadges } from '../../components/group-badges.js';
 import { AddLink, RefreshButton } from '../../components/list-buttons.js';
 import { ListState } from '../../components/list-state.js';
 import { LoadMore } from '../../components/load-more.js';
+import { OrderSelect } from '../../components/order-select.js';
 import { PageCard } from '../../components/page-card.js';
 import { ResponsiveTable } from '../../components/responsive-table.js';
 import { SearchBar } from '../../components/search-bar.js';
 import { entryOf } from '../../lib/entry-of.js';
 import { truncate, useQuotaFormatter } from '../../lib/format.js';
+import { LIST_ORDERS, type UserOrder } from '../../lib/list-orders.js';
 import { useSession } from '../../lib/session.js';
 import { useSearchableList } from '../../lib/use-paged-list.js';
 import { UserActions } from './user-actions.js';
-import { listUsers, searchUsers, USER_ORDERS, type ManageResult, type UserOrder } from './user-api.js';
+import { listUsers, searchUsers, type ManageResult } from './user-api.js';
 import { ROLE_LABELS, STATUS_LABELS } from './user-row-model.js';
 
 const RoleBadge = ({ role }: { role: number }) => {
@@ -112,20 +114,19 @@ export const UserListPage = () => {
           placeholder={t('userAdmin.searchPlaceholder')}
           loading={paged.searchFetching}
         />
-        <Select
-          maw={{ base: '100%', xs: 220 }}
-          aria-label={t('userAdmin.order.label')}
+        <OrderSelect
+          label={t('userAdmin.order.label')}
+          orders={LIST_ORDERS.users}
+          labels={{
+            '': t('userAdmin.order.default'),
+            quota: t('userAdmin.order.quota'),
+            used_quota: t('userAdmin.order.usedQuota'),
+            request_count: t('userAdmin.order.requestCount'),
+          }}
           value={order}
-          allowDeselect={false}
+          onChange={setOrder}
           disabled={searching}
-          onChange={(value) => setOrder(USER_ORDERS.find((entry) => entry === value) ?? '')}
-          data={[
-            { value: '', label: t('userAdmin.order.default') },
-            { value: 'quota', label: t('userAdmin.order.quota') },
-            { value: 'used_quota', label: t('userAdmin.order.usedQuota') },
-            { value: 'request_count', label: t('userAdmin.order.requestCount') },
-          ]}
-          data-testid="user-order"
+          testId="user-order"
         />
       </Group>
       <ListState loading={loading} empty={users.length === 0} emptyText={t('userAdmin.empty')}>
