@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
+import { databaseUnavailable, isDatabaseUnavailable } from './db/database-unavailable.js';
 import { AppError } from './lib/app-error.js';
 import { createRequestId } from './lib/time.js';
 import type { AppEnv } from './http/app-env.js';
@@ -38,8 +39,16 @@ export const createApp = (deps: AppDeps) => {
   const config = services.deps.config;
   const cache = services.deps.cache;
   const app = new Hono<AppEnv>({ strict: false });
+  // Redis away: the limiter lets requests through, counted, with a warning at most once a minute.
+  let warnedAt = -Infinity;
+  const limiterFailed = (error: unknown) => {
+    metrics.limiterFailedOpen();
+    if (performance.now() - warnedAt < 60_000) return;
+    warnedAt = performance.now();
+    logger.warn({ err: error }, 'the rate limiter cannot reach its store: requests pass unlimited');
+  };
   const limiter = (mark: string, limit: number, windowSeconds: number) =>
-    rateLimit(cache, { mark, limit, windowSeconds }, config.trustProxy, config.debug);
+    rateLimit(cache, { mark, limit, windowSeconds }, config.trustProxy, config.debug, limiterFailed);
   const critical = limiter('CT', config.criticalRateLimit, 1200);
 
   app.use('*', async (c, next) => {
@@ -107,7 +116,13 @@ export const createApp = (deps: AppDeps) => {
     if (c.req.path.startsWith('/v1/') || c.req.path.startsWith('/dashboard/')) {
       const translated = openAiErrorOf(error, requestId);
       if (translated.unexpected) logger.error({ err: error, requestId, path: c.req.path }, 'unhandled error');
+      if (translated.unavailable)
+        logger.warn({ err: error, requestId, path: c.req.path }, 'database unavailable');
       return c.json(translated.body, translated.status as 400);
+    }
+    if (isDatabaseUnavailable(error)) {
+      logger.warn({ err: error, requestId, path: c.req.path }, 'database unavailable');
+      return c.json({ success: false, message: databaseUnavailable().message }, 503);
     }
     if (error instanceof AppError) {
       const status =

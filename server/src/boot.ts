@@ -65,8 +65,15 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
     }
     await ensureRootUser(main.db, main.dialect, config, logger);
     // Redis's client loads only when Redis is configured.
+    // A lost Redis connection is told at most once a minute; ioredis reconnects by itself.
+    let redisWarnedAt = -Infinity;
+    const redisError = (error: unknown) => {
+      if (performance.now() - redisWarnedAt < 60_000) return;
+      redisWarnedAt = performance.now();
+      logger.warn({ err: error }, 'Redis connection lost: reconnecting');
+    };
     cache = config.redisConnString
-      ? await (await import('./cache/redis-cache.js')).createRedisCache(config.redisConnString)
+      ? await (await import('./cache/redis-cache.js')).createRedisCache(config.redisConnString, redisError)
       : createMemoryCache();
     const options = await createOptionStore({ db: main.db, dialect: main.dialect, cache, logger });
     const services = createServices({

@@ -29,7 +29,15 @@ interface Envelope {
   message: string;
 }
 
-export const createRedisCache = async (url: string): Promise<Cache> => {
+/**
+ * Connects to Redis (refused at once when it cannot be reached). Once connected, a lost connection is
+ * not an error of the process: ioredis reconnects by itself, commands fail meanwhile (the limiter
+ * fails open, broadcasts are caught up on return), and `onError` hears of it.
+ */
+export const createRedisCache = async (
+  url: string,
+  onError: (error: unknown) => void = () => undefined,
+): Promise<Cache> => {
   const instanceId = randomUUID();
   const options = { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 5000 };
   // Named, so an operator (or a test) can tell Sluice's connections apart in CLIENT LIST.
@@ -57,6 +65,8 @@ export const createRedisCache = async (url: string): Promise<Cache> => {
     client.off('error', remember);
     subscriber.off('error', remember);
   }
+  client.on('error', onError);
+  subscriber.on('error', onError);
   const handlers = new Map<string, ((message: string) => void)[]>();
   const resyncs: (() => void)[] = [];
   // ioredis reconnects and subscribes again by itself; what was published in between is lost.

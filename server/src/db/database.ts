@@ -76,23 +76,29 @@ const openPostgres = async (dsn: string, max: number): Promise<PostgresDialect> 
   // An idle client the server drops (restart, failover, terminated backend) makes the pool emit
   // 'error' after discarding it; with no listener that event would crash the process.
   pool.on('error', () => undefined);
+  // A client checked out (between two statements of a transaction, say) whose connection breaks
+  // emits 'error' itself, and the pool listens only to idle ones: without this the process dies.
+  // Its next query fails instead (a 503), and the pool discards it when it is released.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return new PostgresDialect({ pool });
 };
 
 const openMysql = async (dsn: string, max: number): Promise<MysqlDialect> => {
   const { createPool } = await import('mysql2');
   const connection = parseMysqlDsn(dsn);
-  return new MysqlDialect({
-    pool: createPool({
-      ...connection,
-      connectionLimit: max,
-      supportBigNumbers: true,
-      bigNumberStrings: false,
-      decimalNumbers: true,
-      charset: 'utf8mb4',
-      timezone: 'Z',
-    }),
+  const pool = createPool({
+    ...connection,
+    connectionLimit: max,
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+    decimalNumbers: true,
+    charset: 'utf8mb4',
+    timezone: 'Z',
   });
+  // A pooled connection that breaks while idle or checked out emits 'error': its next use fails
+  // instead (a 503), and mysql2 drops it from the pool. Without a listener the process would die.
+  pool.on('connection', (connection) => connection.on('error', () => undefined));
+  return new MysqlDialect({ pool });
 };
 
 /** Opens the database a DSN names, with every driver quirk normalised here and nowhere else. */

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 import { registerHttpMetrics } from './http-metrics.js';
 
 export interface Metrics {
@@ -7,6 +7,8 @@ export interface Metrics {
   readonly middleware: MiddlewareHandler;
   /** Counts one answered request (for handlers outside Hono: the relay's hot routes). */
   readonly observe: (surface: string, method: string, route: string, status: number, seconds: number) => void;
+  /** Counts a check the per-IP limiter let through because its store (Redis) did not answer. */
+  readonly limiterFailedOpen: () => void;
 }
 
 const surfaceOf = (path: string): string =>
@@ -23,9 +25,15 @@ export const createMetrics = (): Metrics => {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'sluice_' });
   const { observe } = registerHttpMetrics(registry);
+  const failedOpen = new Counter({
+    name: 'sluice_rate_limit_failed_open_total',
+    help: 'Requests the per-IP rate limiter let through because its store (Redis) could not answer',
+    registers: [registry],
+  });
   return {
     registry,
     observe,
+    limiterFailedOpen: () => failedOpen.inc(),
     middleware: async (c, next) => {
       const started = performance.now();
       await next();

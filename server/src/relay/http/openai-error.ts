@@ -1,3 +1,4 @@
+import { databaseUnavailable, isDatabaseUnavailable } from '../../db/database-unavailable.js';
 import { AppError } from '../../lib/app-error.js';
 
 export interface OpenAiErrorAnswer {
@@ -12,10 +13,20 @@ export interface OpenAiErrorAnswer {
   };
   /** Not an AppError: a defect to log, answered as a 500 without its details. */
   readonly unexpected: boolean;
+  /** The database could not be reached: answered 503 (logged as a warning, not as a defect). */
+  readonly unavailable: boolean;
 }
 
-/** The one translation of an error into OpenAI's error body, for every /v1 and /dashboard answer. */
-export const openAiErrorOf = (error: unknown, requestId: string): OpenAiErrorAnswer =>
+/**
+ * The one translation of an error into OpenAI's error body, for every /v1 and /dashboard answer. A
+ * database that cannot be reached is a 503 `database_unavailable`.
+ */
+export const openAiErrorOf = (error: unknown, requestId: string): OpenAiErrorAnswer => {
+  const unavailable = !(error instanceof AppError) && isDatabaseUnavailable(error);
+  return translate(unavailable ? databaseUnavailable() : error, requestId, unavailable);
+};
+
+const translate = (error: unknown, requestId: string, unavailable: boolean): OpenAiErrorAnswer =>
   error instanceof AppError
     ? {
         status: error.status,
@@ -28,6 +39,7 @@ export const openAiErrorOf = (error: unknown, requestId: string): OpenAiErrorAns
           },
         },
         unexpected: false,
+        unavailable,
       }
     : {
         status: 500,
@@ -40,4 +52,5 @@ export const openAiErrorOf = (error: unknown, requestId: string): OpenAiErrorAns
           },
         },
         unexpected: true,
+        unavailable: false,
       };

@@ -245,6 +245,8 @@ export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
     } catch (error) {
       const translated = openAiErrorOf(error, requestId);
       if (translated.unexpected) logger.error({ err: error, requestId, path: route.path }, 'unhandled error');
+      if (translated.unavailable)
+        logger.warn({ err: error, requestId, path: route.path }, 'database unavailable');
       reply = {
         status: translated.status,
         headers: {
