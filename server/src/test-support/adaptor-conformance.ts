@@ -164,9 +164,8 @@ export const describeAdaptorConformance = (subject: ConformanceSubject): void =>
       }
     });
 
-    // DEFECT (server/src/relay/pipeline/upstream-error.ts): upstreamError scrubs only the message; the
-    // provider's type, code and param reach the client as they came, key and all.
-    it.fails('answers an error quoting the key in every field without the key', () => {
+    // upstreamError scrubs every field: a proxy may quote the key in the type, code or param too.
+    it('answers an error quoting the key in every field without the key', () => {
       const raw = JSON.stringify(
         quotedInEveryField(JSON.parse(recordings.error('', BASE_URL)), `key ${CONFORMANCE_KEY}`),
       );
@@ -254,45 +253,30 @@ export const describeAdaptorConformance = (subject: ConformanceSubject): void =>
       for (const size of [1, 2, 3, 7, 64, 1 << 20]) await midStream(size);
     });
 
-    // DEFECT (server/src/relay/stream/stream-relay.ts, `passthrough`): an OpenAI-format stream's
-    // `data: {"error":…}` chunk has no choices and no usage, so it is dropped like a keep-alive; the
-    // client's stream ends with [DONE] as if the answer were complete. Translated streams pass it on.
-    (adaptor.kind === 'pass-through' ? it.fails : it)(
-      'passes the provider’s mid-stream error on as OpenAI’s error event, scrubbed, before [DONE]',
-      async () => {
-        for (const size of [1, 7, 1 << 20]) {
-          const { events } = await midStream(size);
-          const errors = errorEvents(events);
-          expect(errors).toHaveLength(1);
-          expect(errors[0]?.error).toMatchObject({
-            message: expect.stringContaining('[redacted]') as unknown,
-            type: expect.any(String) as unknown,
-          });
-          expect(JSON.stringify(errors[0])).not.toContain(CONFORMANCE_KEY);
-        }
-      },
-    );
+    // An OpenAI-format stream's `data: {"error":…}` chunk (no choices, no usage) is not dropped like a
+    // keep-alive: the client must not take the answer for complete.
+    it('passes the provider’s mid-stream error on as OpenAI’s error event, scrubbed, before [DONE]', async () => {
+      for (const size of [1, 7, 1 << 20]) {
+        const { events } = await midStream(size);
+        const errors = errorEvents(events);
+        expect(errors).toHaveLength(1);
+        expect(errors[0]?.error).toMatchObject({
+          message: expect.stringContaining('[redacted]') as unknown,
+          type: expect.any(String) as unknown,
+        });
+        expect(JSON.stringify(errors[0])).not.toContain(CONFORMANCE_KEY);
+      }
+    });
 
-    if (adaptor.kind === 'pass-through')
-      it('today drops an OpenAI-format mid-stream error: the content before it, then [DONE]', async () => {
-        const { events } = await midStream(5);
-        expect(errorEvents(events)).toEqual([]);
-        expect(contentOf(events)).not.toBe('');
-      });
-
-    // DEFECT (server/src/relay/stream/stream-relay.ts, `streamError`): only the message is scrubbed;
-    // a translated mid-stream error's type and code reach the client as the provider sent them.
-    (adaptor.kind === 'translating' ? it.fails : it)(
-      'keeps the key out of a mid-stream error quoting it in every field',
-      async () => {
-        const lines = recordings.midStreamError(CONFORMANCE_KEY, BASE_URL).toString('utf8').split('\n');
-        const at = lines.findIndex((line) => line.includes(CONFORMANCE_KEY));
-        const data = JSON.parse((lines[at] ?? '').slice('data: '.length).trim()) as unknown;
-        lines[at] = `data: ${JSON.stringify(quotedInEveryField(data, `key ${CONFORMANCE_KEY}`))}`;
-        const bytes = Buffer.from(lines.join('\n'));
-        const relayed = await relayPieces(adaptor, metaOf('chat', true), [bytes], true);
-        expect(relayed.out).not.toContain(CONFORMANCE_KEY);
-      },
-    );
+    // Every field of a mid-stream error is scrubbed, not only its message.
+    it('keeps the key out of a mid-stream error quoting it in every field', async () => {
+      const lines = recordings.midStreamError(CONFORMANCE_KEY, BASE_URL).toString('utf8').split('\n');
+      const at = lines.findIndex((line) => line.includes(CONFORMANCE_KEY));
+      const data = JSON.parse((lines[at] ?? '').slice('data: '.length).trim()) as unknown;
+      lines[at] = `data: ${JSON.stringify(quotedInEveryField(data, `key ${CONFORMANCE_KEY}`))}`;
+      const bytes = Buffer.from(lines.join('\n'));
+      const relayed = await relayPieces(adaptor, metaOf('chat', true), [bytes], true);
+      expect(relayed.out).not.toContain(CONFORMANCE_KEY);
+    });
   });
 };

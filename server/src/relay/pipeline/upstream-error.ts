@@ -32,13 +32,13 @@ export const upstreamError = (
     parsed = undefined;
   }
   const info = adaptor.parseError(parsed);
-  const message = scrub(info?.message ?? `bad response status code ${status}`, channel);
+  // Every field the provider wrote is scrubbed: a proxy may quote the key in any of them.
   return new AppError(
-    info?.code || 'bad_response_status_code',
-    message,
+    scrub(info?.code || 'bad_response_status_code', channel),
+    scrub(info?.message ?? `bad response status code ${status}`, channel),
     status,
-    info?.type || 'upstream_error',
-    info?.param ?? String(status),
+    scrub(info?.type || 'upstream_error', channel),
+    scrub(info?.param ?? String(status), channel),
   );
 };
 

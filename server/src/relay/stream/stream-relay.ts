@@ -61,6 +61,8 @@ const isPlain = (data: string | undefined): boolean =>
  * UTF-8 decode and encode. Only the events that are parsed are decoded as UTF-8.
  */
 const utf8Of = (bytes: string): string => Buffer.from(bytes, 'latin1').toString('utf8');
+/** The other way: text Sluice wrote, as the latin1 byte string a pass-through stream is made of. */
+const latin1Of = (text: string): string => Buffer.from(text, 'utf8').toString('latin1');
 
 const NO_BYTES = Buffer.alloc(0);
 
@@ -105,7 +107,13 @@ export const relayStream = (options: StreamOptions): RelayStream => {
       return sseData('[DONE]');
     }
     if (needsLook(data)) {
-      const chunk = safeParse(utf8Of(data)) as { usage?: unknown; choices?: unknown } | undefined;
+      const chunk = safeParse(utf8Of(data)) as
+        { usage?: unknown; choices?: unknown; error?: unknown } | undefined;
+      // The provider's error mid-stream (`{"error":{…}}`, no choices): passed on as OpenAI's error
+      // event, scrubbed, rather than dropped like a keep-alive (the client must not take the
+      // answer for complete).
+      const error = chunk?.error !== undefined ? adaptor.parseError(chunk) : undefined;
+      if (error) return latin1Of(sseData(JSON.stringify({ error: streamError(error, meta) })));
       const found = readUsage(chunk?.usage);
       if (found && found.total_tokens > 0) usage = found;
       const noChoices = !Array.isArray(chunk?.choices) || chunk.choices.length === 0;
@@ -249,12 +257,12 @@ export const relayStream = (options: StreamOptions): RelayStream => {
   return source;
 };
 
-/** An error the provider reported mid-stream, as OpenAI sends one: without the channel's secrets. */
+/** An error the provider reported mid-stream, as OpenAI sends one: every field without the channel's secrets. */
 const streamError = (error: UpstreamErrorInfo, meta: RelayRequestMeta) => ({
   message: scrub(error.message, meta.channel),
-  type: error.type || 'upstream_error',
-  param: error.param ?? '',
-  code: error.code || null,
+  type: scrub(error.type || 'upstream_error', meta.channel),
+  param: scrub(error.param ?? '', meta.channel),
+  code: error.code ? scrub(error.code, meta.channel) : null,
 });
 
 const safeParse = (data: string): unknown => {
