@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { billableUsage, type LocalCount } from './billable-usage.js';
+import { billableUsage, MAX_TOKENS_PER_REQUEST, saneUsage, type LocalCount } from './billable-usage.js';
 
 const local = (chat: boolean): LocalCount & { asked: string[] } => {
   const asked: string[] = [];
@@ -57,5 +57,34 @@ describe('billableUsage', () => {
       total_tokens: 9,
     });
     expect(count.asked).toEqual(['prompt', 'text:a b']);
+  });
+});
+
+describe('an upstream usage that is not sane', () => {
+  it('is clamped to whole counts in [0, MAX_TOKENS_PER_REQUEST], and said', () => {
+    const count = local(false);
+    const told: unknown[] = [];
+    const absurd = { prompt_tokens: 1e20, completion_tokens: -5, total_tokens: 12.6 };
+    expect(billableUsage(absurd, '', { ...count, onInsane: (usage) => told.push(usage) })).toEqual({
+      prompt_tokens: MAX_TOKENS_PER_REQUEST,
+      completion_tokens: 0,
+      total_tokens: 13,
+    });
+    expect(told).toEqual([absurd]);
+  });
+
+  it('reads NaN and infinities as nothing, then counts locally', () => {
+    const count = local(true);
+    const usage = { prompt_tokens: Number.NaN, completion_tokens: Infinity, total_tokens: Number.NaN };
+    expect(billableUsage(usage, 'two words', count)).toEqual({
+      prompt_tokens: 7,
+      completion_tokens: 2,
+      total_tokens: 9,
+    });
+  });
+
+  it('leaves a sane usage as the same object', () => {
+    const usage = { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 };
+    expect(saneUsage(usage)).toBe(usage);
   });
 });

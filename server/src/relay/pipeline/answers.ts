@@ -64,6 +64,11 @@ const usageOrCount = (answer: Answer, usage: Usage | undefined, text: string): U
     promptTokens: answer.context.localPromptTokens,
     textTokens: (generated) =>
       countTextTokens(generated, answer.model, answer.context.options.ApproximateTokenEnabled),
+    onInsane: (reported) =>
+      answer.context.deps.logger.warn(
+        { requestId: answer.context.call.requestId, channel: answer.channelId, usage: reported },
+        'the upstream reported a usage that is not sane: clamped',
+      ),
   });
 
 /** The whole answer; one that breaks off is a failed attempt like one that never came. */
