@@ -45,7 +45,8 @@ export interface SearchableListOptions<T> {
 
 /**
  * A paged list that shows search results instead while a keyword is set (the console's list screens):
- * one set of items, loading and refresh for whichever is shown.
+ * one set of items, loading and refresh for whichever is shown, and the text of the search box (the
+ * keyword is the text submitted).
  */
 export const useSearchableList = <T>({
   queryKey,
@@ -53,6 +54,7 @@ export const useSearchableList = <T>({
   searchKey,
   search,
 }: SearchableListOptions<T>) => {
+  const [searchText, setSearchText] = useState('');
   const [keyword, setKeyword] = useState('');
   const searching = keyword !== '';
   const paged = usePagedList({ queryKey, fetchPage, enabled: !searching });
@@ -63,6 +65,9 @@ export const useSearchableList = <T>({
   });
   return {
     ...paged,
+    /** The text in the search box (a row that cannot copy its key puts the key there). */
+    searchText,
+    setSearchText,
     keyword,
     setKeyword,
     searching,
@@ -74,3 +79,5 @@ export const useSearchableList = <T>({
     refresh: () => (searching ? void found.refetch() : paged.refresh()),
   };
 };
+
+export type SearchableList<T> = ReturnType<typeof useSearchableList<T>>;

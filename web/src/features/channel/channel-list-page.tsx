@@ -5,12 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmButton } from '../../components/confirm-button.js';
 import { GroupBadges } from '../../components/group-badges.js';
-import { AddLink, RefreshButton } from '../../components/list-buttons.js';
-import { ListState } from '../../components/list-state.js';
-import { LoadMore } from '../../components/load-more.js';
-import { PageCard } from '../../components/page-card.js';
-import { ResponsiveTable } from '../../components/responsive-table.js';
-import { SearchBar } from '../../components/search-bar.js';
+import { ListPage } from '../../components/list-page.js';
 import { setPromptShown, shouldShowPrompt } from '../../lib/storage.js';
 import { showSuccess } from '../../lib/toast.js';
 import { useSearchableList } from '../../lib/use-paged-list.js';
@@ -70,15 +65,13 @@ const ChannelRow = ({ channel }: { channel: Channel }) => {
 export const ChannelListPage = () => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [searchText, setSearchText] = useState('');
   const [showPrompt, setShowPrompt] = useState(() => shouldShowPrompt(PROMPT_TOPIC));
-  const paged = useSearchableList({
+  const list = useSearchableList({
     queryKey: ['channels', 'list'],
     fetchPage: listChannels,
     searchKey: ['channels', 'search'],
     search: searchChannels,
   });
-  const { searching, setKeyword } = paged;
   const tests = useChannelTests();
   const removeDisabled = useMutation({
     mutationFn: deleteDisabledChannels,
@@ -87,18 +80,14 @@ export const ChannelListPage = () => {
       await queryClient.invalidateQueries({ queryKey: ['channels'] });
     },
   });
-  const channels: Channel[] = paged.items;
-  const loading = paged.loading;
 
   return (
-    <PageCard
+    <ListPage
       title={t('channel.title')}
       testId="channel-page"
+      add={{ to: '/channel/add', testId: 'channel-add', label: t('channel.add') }}
       actions={
         <>
-          <AddLink to="/channel/add" testId="channel-add">
-            {t('channel.add')}
-          </AddLink>
           <ChannelTestButtons
             running={tests.progress?.running ?? false}
             starting={tests.starting}
@@ -112,58 +101,42 @@ export const ChannelListPage = () => {
             onConfirm={() => removeDisabled.mutate()}
             data-testid="channel-delete-disabled"
           />
-          <RefreshButton loading={paged.refreshing} onClick={() => paged.refresh()} />
         </>
       }
-    >
-      {showPrompt && (
-        <Alert
-          variant="light"
-          withCloseButton
-          onClose={() => {
-            setPromptShown(PROMPT_TOPIC);
-            setShowPrompt(false);
-          }}
-          data-testid="channel-prompt"
-        >
-          {t('channel.prompt')}
-        </Alert>
-      )}
-      <ChannelTestProgress progress={tests.progress} />
-      <SearchBar
-        value={searchText}
-        onChange={setSearchText}
-        onSearch={setKeyword}
-        placeholder={t('channel.searchPlaceholder')}
-        loading={paged.searchFetching}
-      />
-      <ListState loading={loading} empty={channels.length === 0} emptyText={t('channel.empty')}>
-        <Stack gap="sm">
-          <ResponsiveTable minWidth={1000}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('channel.id')}</Table.Th>
-                <Table.Th>{t('channel.name')}</Table.Th>
-                <Table.Th>{t('channel.type')}</Table.Th>
-                <Table.Th>{t('common.status')}</Table.Th>
-                <Table.Th>{t('channel.responseTime')}</Table.Th>
-                <Table.Th>{t('channel.balance')}</Table.Th>
-                <Table.Th>{t('channel.priority')}</Table.Th>
-                <Table.Th>{t('channel.weight')}</Table.Th>
-                <Table.Th>{t('common.actions')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {channels.map((channel) => (
-                <ChannelRow key={channel.id} channel={channel} />
-              ))}
-            </Table.Tbody>
-          </ResponsiveTable>
-          {!searching && (
-            <LoadMore hasMore={paged.hasMore} loading={paged.loadingMore} onClick={paged.loadMore} />
+      intro={
+        <>
+          {showPrompt && (
+            <Alert
+              variant="light"
+              withCloseButton
+              onClose={() => {
+                setPromptShown(PROMPT_TOPIC);
+                setShowPrompt(false);
+              }}
+              data-testid="channel-prompt"
+            >
+              {t('channel.prompt')}
+            </Alert>
           )}
-        </Stack>
-      </ListState>
-    </PageCard>
+          <ChannelTestProgress progress={tests.progress} />
+        </>
+      }
+      list={list}
+      searchPlaceholder={t('channel.searchPlaceholder')}
+      emptyText={t('channel.empty')}
+      minWidth={1000}
+      columns={[
+        t('channel.id'),
+        t('channel.name'),
+        t('channel.type'),
+        t('common.status'),
+        t('channel.responseTime'),
+        t('channel.balance'),
+        t('channel.priority'),
+        t('channel.weight'),
+        t('common.actions'),
+      ]}
+      renderRow={(channel) => <ChannelRow channel={channel} />}
+    />
   );
 };

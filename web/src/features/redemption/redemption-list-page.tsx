@@ -1,14 +1,7 @@
-import { Badge, Stack, Table } from '@mantine/core';
-import type { Redemption } from '@sluice/contract/schemas/redemption';
+import { Badge, Table } from '@mantine/core';
 import { REDEMPTION_STATUS } from '@sluice/contract/statuses';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AddLink, RefreshButton } from '../../components/list-buttons.js';
-import { ListState } from '../../components/list-state.js';
-import { LoadMore } from '../../components/load-more.js';
-import { PageCard } from '../../components/page-card.js';
-import { ResponsiveTable } from '../../components/responsive-table.js';
-import { SearchBar } from '../../components/search-bar.js';
+import { ListPage } from '../../components/list-page.js';
 import { entryOf } from '../../lib/entry-of.js';
 import { formatTimestamp, useQuotaFormatter } from '../../lib/format.js';
 import { useSearchableList } from '../../lib/use-paged-list.js';
@@ -40,80 +33,50 @@ const RedemptionStatus = ({ status }: { status: number }) => {
 export const RedemptionListPage = () => {
   const { t } = useTranslation();
   const formatQuota = useQuotaFormatter();
-  const [searchText, setSearchText] = useState('');
-  const paged = useSearchableList({
+  const list = useSearchableList({
     queryKey: ['redemptions', 'list'],
     fetchPage: listRedemptions,
     searchKey: ['redemptions', 'search'],
     search: searchRedemptions,
   });
-  const { searching, setKeyword } = paged;
-  const redemptions: Redemption[] = paged.items;
-  const loading = paged.loading;
 
   return (
-    <PageCard
+    <ListPage
       title={t('redemption.title')}
       testId="redemption-page"
-      actions={
-        <>
-          <AddLink to="/redemption/add" testId="redemption-add">
-            {t('redemption.add')}
-          </AddLink>
-          <RefreshButton loading={paged.refreshing} onClick={() => paged.refresh()} />
-        </>
-      }
-    >
-      <SearchBar
-        value={searchText}
-        onChange={setSearchText}
-        onSearch={setKeyword}
-        placeholder={t('redemption.searchPlaceholder')}
-        loading={paged.searchFetching}
-      />
-      <ListState loading={loading} empty={redemptions.length === 0} emptyText={t('redemption.empty')}>
-        <Stack gap="sm">
-          <ResponsiveTable minWidth={900}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('redemption.id')}</Table.Th>
-                <Table.Th>{t('redemption.name')}</Table.Th>
-                <Table.Th>{t('common.status')}</Table.Th>
-                <Table.Th>{t('redemption.quota')}</Table.Th>
-                <Table.Th>{t('redemption.createdTime')}</Table.Th>
-                <Table.Th>{t('redemption.redeemedTime')}</Table.Th>
-                <Table.Th>{t('common.actions')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {redemptions.map((redemption) => (
-                <Table.Tr key={redemption.id} data-testid="redemption-row">
-                  <Table.Td>{redemption.id}</Table.Td>
-                  <Table.Td>{redemption.name || t('common.none')}</Table.Td>
-                  <Table.Td>
-                    <RedemptionStatus status={redemption.status} />
-                  </Table.Td>
-                  <Table.Td>{formatQuota(redemption.quota)}</Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    {formatTimestamp(redemption.created_time)}
-                  </Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    {redemption.redeemed_time
-                      ? formatTimestamp(redemption.redeemed_time)
-                      : t('redemption.notRedeemed')}
-                  </Table.Td>
-                  <Table.Td>
-                    <RedemptionActions redemption={redemption} onCopyFailed={setSearchText} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </ResponsiveTable>
-          {!searching && (
-            <LoadMore hasMore={paged.hasMore} loading={paged.loadingMore} onClick={paged.loadMore} />
-          )}
-        </Stack>
-      </ListState>
-    </PageCard>
+      add={{ to: '/redemption/add', testId: 'redemption-add', label: t('redemption.add') }}
+      list={list}
+      searchPlaceholder={t('redemption.searchPlaceholder')}
+      emptyText={t('redemption.empty')}
+      minWidth={900}
+      columns={[
+        t('redemption.id'),
+        t('redemption.name'),
+        t('common.status'),
+        t('redemption.quota'),
+        t('redemption.createdTime'),
+        t('redemption.redeemedTime'),
+        t('common.actions'),
+      ]}
+      renderRow={(redemption) => (
+        <Table.Tr data-testid="redemption-row">
+          <Table.Td>{redemption.id}</Table.Td>
+          <Table.Td>{redemption.name || t('common.none')}</Table.Td>
+          <Table.Td>
+            <RedemptionStatus status={redemption.status} />
+          </Table.Td>
+          <Table.Td>{formatQuota(redemption.quota)}</Table.Td>
+          <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTimestamp(redemption.created_time)}</Table.Td>
+          <Table.Td style={{ whiteSpace: 'nowrap' }}>
+            {redemption.redeemed_time
+              ? formatTimestamp(redemption.redeemed_time)
+              : t('redemption.notRedeemed')}
+          </Table.Td>
+          <Table.Td>
+            <RedemptionActions redemption={redemption} onCopyFailed={list.setSearchText} />
+          </Table.Td>
+        </Table.Tr>
+      )}
+    />
   );
 };

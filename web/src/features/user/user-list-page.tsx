@@ -1,15 +1,10 @@
-import { Badge, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Badge, Stack, Table, Text, Tooltip } from '@mantine/core';
 import type { User } from '@sluice/contract/schemas/user';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { GroupBadges } from '../../components/group-badges.js';
-import { AddLink, RefreshButton } from '../../components/list-buttons.js';
-import { ListState } from '../../components/list-state.js';
-import { LoadMore } from '../../components/load-more.js';
+import { ListPage } from '../../components/list-page.js';
 import { OrderSelect } from '../../components/order-select.js';
-import { PageCard } from '../../components/page-card.js';
-import { ResponsiveTable } from '../../components/responsive-table.js';
-import { SearchBar } from '../../components/search-bar.js';
 import { entryOf } from '../../lib/entry-of.js';
 import { truncate, useQuotaFormatter } from '../../lib/format.js';
 import { LIST_ORDERS, type UserOrder } from '../../lib/list-orders.js';
@@ -69,24 +64,21 @@ export const UserListPage = () => {
   const formatQuota = useQuotaFormatter();
   const viewerRole = useSession().user?.role ?? 0;
   const [order, setOrder] = useState<UserOrder>('');
-  const [searchText, setSearchText] = useState('');
   const [changes, setChanges] = useState<Readonly<Record<number, ManageResult>>>({});
   const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
-  const paged = useSearchableList({
+  const list = useSearchableList({
     queryKey: ['users', 'list', order],
     fetchPage: (page) => listUsers(page, order),
     searchKey: ['users', 'search'],
     search: searchUsers,
   });
-  const { searching, setKeyword } = paged;
-  const users: User[] = paged.items
+  const users: User[] = list.items
     .filter((user) => !hidden.has(user.id))
     .map((user) => ({ ...user, ...changes[user.id] }));
-  const loading = paged.loading;
   const refresh = () => {
     setChanges({});
     setHidden(new Set());
-    paged.refresh();
+    list.refresh();
   };
   const managed = (id: number, action: string, result: ManageResult) => {
     if (action === 'delete') setHidden((current) => new Set([...current, id]));
@@ -94,26 +86,14 @@ export const UserListPage = () => {
   };
 
   return (
-    <PageCard
+    <ListPage
       title={t('userAdmin.title')}
       testId="user-page"
-      actions={
-        <>
-          <AddLink to="/user/add" testId="user-add">
-            {t('userAdmin.add')}
-          </AddLink>
-          <RefreshButton loading={paged.refreshing} onClick={refresh} />
-        </>
-      }
-    >
-      <Group grow preventGrowOverflow={false} wrap="wrap" gap="sm">
-        <SearchBar
-          value={searchText}
-          onChange={setSearchText}
-          onSearch={setKeyword}
-          placeholder={t('userAdmin.searchPlaceholder')}
-          loading={paged.searchFetching}
-        />
+      add={{ to: '/user/add', testId: 'user-add', label: t('userAdmin.add') }}
+      onRefresh={refresh}
+      list={list}
+      searchPlaceholder={t('userAdmin.searchPlaceholder')}
+      order={
         <OrderSelect
           label={t('userAdmin.order.label')}
           orders={LIST_ORDERS.users}
@@ -125,68 +105,58 @@ export const UserListPage = () => {
           }}
           value={order}
           onChange={setOrder}
-          disabled={searching}
+          disabled={list.searching}
           testId="user-order"
         />
-      </Group>
-      <ListState loading={loading} empty={users.length === 0} emptyText={t('userAdmin.empty')}>
-        <Stack gap="sm">
-          <ResponsiveTable minWidth={1000}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>ID</Table.Th>
-                <Table.Th>{t('userAdmin.username')}</Table.Th>
-                <Table.Th>{t('userAdmin.group')}</Table.Th>
-                <Table.Th>{t('userAdmin.stats')}</Table.Th>
-                <Table.Th>{t('userAdmin.roleLabel')}</Table.Th>
-                <Table.Th>{t('common.status')}</Table.Th>
-                <Table.Th>{t('common.actions')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {users.map((user) => (
-                <Table.Tr key={user.id} data-testid="user-row" data-username={user.username}>
-                  <Table.Td>{user.id}</Table.Td>
-                  <Table.Td>
-                    <Tooltip label={user.display_name || user.username} withinPortal>
-                      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                        {truncate(user.username)}
-                      </Text>
-                    </Tooltip>
-                    {user.email !== '' && (
-                      <Text size="xs" c="dimmed">
-                        {user.email}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <GroupBadges groups={user.group} />
-                  </Table.Td>
-                  <Table.Td>
-                    <UserStats user={user} formatQuota={formatQuota} />
-                  </Table.Td>
-                  <Table.Td>
-                    <RoleBadge role={user.role} />
-                  </Table.Td>
-                  <Table.Td>
-                    <StatusBadge status={user.status} />
-                  </Table.Td>
-                  <Table.Td>
-                    <UserActions
-                      user={user}
-                      viewerRole={viewerRole}
-                      onManaged={(action, result) => managed(user.id, action, result)}
-                    />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </ResponsiveTable>
-          {!searching && (
-            <LoadMore hasMore={paged.hasMore} loading={paged.loadingMore} onClick={paged.loadMore} />
-          )}
-        </Stack>
-      </ListState>
-    </PageCard>
+      }
+      items={users}
+      emptyText={t('userAdmin.empty')}
+      minWidth={1000}
+      columns={[
+        'ID',
+        t('userAdmin.username'),
+        t('userAdmin.group'),
+        t('userAdmin.stats'),
+        t('userAdmin.roleLabel'),
+        t('common.status'),
+        t('common.actions'),
+      ]}
+      renderRow={(user) => (
+        <Table.Tr data-testid="user-row" data-username={user.username}>
+          <Table.Td>{user.id}</Table.Td>
+          <Table.Td>
+            <Tooltip label={user.display_name || user.username} withinPortal>
+              <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                {truncate(user.username)}
+              </Text>
+            </Tooltip>
+            {user.email !== '' && (
+              <Text size="xs" c="dimmed">
+                {user.email}
+              </Text>
+            )}
+          </Table.Td>
+          <Table.Td>
+            <GroupBadges groups={user.group} />
+          </Table.Td>
+          <Table.Td>
+            <UserStats user={user} formatQuota={formatQuota} />
+          </Table.Td>
+          <Table.Td>
+            <RoleBadge role={user.role} />
+          </Table.Td>
+          <Table.Td>
+            <StatusBadge status={user.status} />
+          </Table.Td>
+          <Table.Td>
+            <UserActions
+              user={user}
+              viewerRole={viewerRole}
+              onManaged={(action, result) => managed(user.id, action, result)}
+            />
+          </Table.Td>
+        </Table.Tr>
+      )}
+    />
   );
 };

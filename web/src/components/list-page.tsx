@@ -1,0 +1,115 @@
+import { Group, Stack, Table } from '@mantine/core';
+import { Fragment, type ReactNode } from 'react';
+import type { SearchableList } from '../lib/use-paged-list.js';
+import { AddLink, RefreshButton } from './list-buttons.js';
+import { ListState } from './list-state.js';
+import { LoadMore } from './load-more.js';
+import { PageCard } from './page-card.js';
+import { ResponsiveTable } from './responsive-table.js';
+import { SearchBar } from './search-bar.js';
+
+export interface ListPageProps<T extends { readonly id: number }> {
+  readonly title: string;
+  /** The card's test id. */
+  readonly testId: string;
+  /** The link to the creation form, first of the actions. */
+  readonly add: { readonly to: string; readonly testId: string; readonly label: string };
+  /** More actions, between the add link and the refresh button. */
+  readonly actions?: ReactNode;
+  /** What the refresh button does; by default the list reloads. */
+  readonly onRefresh?: () => void;
+  /** Shown above the search box: a hint, a prompt, a progress bar. */
+  readonly intro?: ReactNode;
+  /** The list and its search (`useSearchableList`). */
+  readonly list: SearchableList<T>;
+  readonly searchPlaceholder: string;
+  /** Beside the search box: the order box, if the list has one. */
+  readonly order?: ReactNode;
+  /** The rows shown; by default the list's items. */
+  readonly items?: readonly T[];
+  readonly emptyText: string;
+  /** Below this width the table scrolls inside the card. */
+  readonly minWidth: number;
+  /** The column headings. */
+  readonly columns: readonly ReactNode[];
+  /** One `Table.Tr` per item (keyed by the item's id here). */
+  readonly renderRow: (item: T) => ReactNode;
+}
+
+/**
+ * The console's list screen (tokens, users, channels, redemption codes): a card with the add link,
+ * the screen's own actions and refresh; a search box (with an order box beside it); the table, its
+ * loading and empty states, and "load more" while no search is shown.
+ */
+export const ListPage = <T extends { readonly id: number }>({
+  title,
+  testId,
+  add,
+  actions,
+  onRefresh,
+  intro,
+  list,
+  searchPlaceholder,
+  order,
+  items = list.items,
+  emptyText,
+  minWidth,
+  columns,
+  renderRow,
+}: ListPageProps<T>) => {
+  const search = (
+    <SearchBar
+      value={list.searchText}
+      onChange={list.setSearchText}
+      onSearch={list.setKeyword}
+      placeholder={searchPlaceholder}
+      loading={list.searchFetching}
+    />
+  );
+  return (
+    <PageCard
+      title={title}
+      testId={testId}
+      actions={
+        <>
+          <AddLink to={add.to} testId={add.testId}>
+            {add.label}
+          </AddLink>
+          {actions}
+          <RefreshButton loading={list.refreshing} onClick={() => (onRefresh ?? list.refresh)()} />
+        </>
+      }
+    >
+      {intro}
+      {order === undefined ? (
+        search
+      ) : (
+        <Group grow preventGrowOverflow={false} wrap="wrap" gap="sm">
+          {search}
+          {order}
+        </Group>
+      )}
+      <ListState loading={list.loading} empty={items.length === 0} emptyText={emptyText}>
+        <Stack gap="sm">
+          <ResponsiveTable minWidth={minWidth}>
+            <Table.Thead>
+              <Table.Tr>
+                {columns.map((column, index) => (
+                  <Table.Th key={index}>{column}</Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((item) => (
+                <Fragment key={item.id}>{renderRow(item)}</Fragment>
+              ))}
+            </Table.Tbody>
+          </ResponsiveTable>
+          {!list.searching && (
+            <LoadMore hasMore={list.hasMore} loading={list.loadingMore} onClick={list.loadMore} />
+          )}
+        </Stack>
+      </ListState>
+    </PageCard>
+  );
+};
