@@ -217,6 +217,8 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       idle,
       close: async () => {
         for (const timer of timers) clearInterval(timer);
+        // Settlements still wait a little for a database that is away, then are logged as lost.
+        relay.billing.stopRetrying();
         await idle();
         await upstream.close();
         await openCache.close();

@@ -6,6 +6,7 @@ import { listenSluice, type Listening } from '../test-support/listen.js';
 import { startTcpProxy, type TcpProxy } from '../test-support/tcp-proxy.js';
 import { createTestDatabase, testDialects, type TestDatabase } from '../test-support/test-databases.js';
 import { bootWith } from '../test-support/test-sluice.js';
+import { createSettlementBatcher } from '../relay/metering/settlement-batch.js';
 import { isDatabaseUnavailable } from './database-unavailable.js';
 import type { Tables } from './tables.js';
 
@@ -121,5 +122,56 @@ describe.runIf(servers.length > 0).each(servers)('a lost database connection on 
     expect(await eventually(async () => (await login()).body.success === true)).toBe(true);
     // The relay reads the database again too: an unknown key is a 401 again, not a 503.
     expect(await eventually(async () => (await relay()).status === 401)).toBe(true);
+  });
+
+  it('bills a request answered while the database is away once it is back: late, once, never dropped', async () => {
+    const root = await db()
+      .selectFrom('users')
+      .select(['id', 'quota', 'used_quota'])
+      .where('username', '=', 'root')
+      .executeTakeFirstOrThrow();
+    const settle = createSettlementBatcher(db(), db(), 5, () => undefined);
+    proxy.drop();
+    let settled: Promise<void>;
+    try {
+      settled = settle({
+        payer: { userId: root.id, tokenId: 0, unlimited: true },
+        username: 'root',
+        tokenName: '',
+        channelId: 0,
+        preQuota: 0,
+        quota: 40,
+        log: {
+          model: 'gpt-4o',
+          promptTokens: 10,
+          completionTokens: 5,
+          content: 'model ratio 1.00',
+          requestId: 'answered-in-the-outage',
+          elapsedMs: 3,
+          stream: false,
+          systemPromptReset: false,
+        },
+      });
+      // Several tries fail while it is away; the settlement waits in the bounded backlog.
+      await sleep(700);
+      expect(settle.backlog()).toBe(1);
+    } finally {
+      proxy.restore();
+    }
+    await settled;
+    expect(settle.backlog()).toBe(0);
+    const rows = await db()
+      .selectFrom('logs')
+      .select(['quota'])
+      .where('request_id', '=', 'answered-in-the-outage')
+      .execute();
+    expect(rows.map((row) => Number(row.quota))).toEqual([40]);
+    const after = await db()
+      .selectFrom('users')
+      .select(['quota', 'used_quota'])
+      .where('id', '=', root.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(after.quota)).toBe(Number(root.quota) - 40);
+    expect(Number(after.used_quota)).toBe(Number(root.used_quota) + 40);
   });
 });

@@ -34,11 +34,19 @@ export interface AdmissionInput {
   readonly onQuotaChecked?: ((userId: number, quota: number, estimate: number) => void) | undefined;
 }
 
+/**
+ * Settlements waiting to be written (the database away) past which new requests are refused with a
+ * 503 rather than answered unbilled into an ever longer queue.
+ */
+export const MAX_SETTLEMENT_BACKLOG = 100_000;
+
 /** A user whose quota covers this many estimates (and whose key does too) is not reserved for. */
 const TRUSTED_MULTIPLE = 100;
 
 /**
  * The money rules before a call, in one place:
+ * - Refused with 503 while MAX_SETTLEMENT_BACKLOG settlements wait for the database: the queue of
+ *   answered-but-unbilled requests stays bounded.
  * - The estimate prices the request on its first channel (prompt estimate + max_tokens or
  *   PreConsumedQuota), as one-api's pre-consumption does.
  * - Refused with 403 `insufficient_user_quota` when the user's quota (read at most a second ago) is
@@ -55,6 +63,8 @@ const TRUSTED_MULTIPLE = 100;
  */
 export const admit = async (input: AdmissionInput): Promise<Admission> => {
   const { auth, billing, options } = input;
+  if (billing.backlog() >= MAX_SETTLEMENT_BACKLOG)
+    throw relayError(503, 'billing_backlog', 'billing is catching up with the database; retry shortly');
   const group = auth.user.group || 'default';
   const payer: Payer = {
     userId: auth.user.id,

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Tables } from '../../db/tables.js';
 import { relayError } from '../../lib/app-error.js';
 import type { ChangeFeed } from '../../services/change-feed.js';
-import { createSettlementBatcher, type Payer } from './settlement-batch.js';
+import { createSettlementBatcher, type Payer, type Settlement } from './settlement-batch.js';
 
 /** How long settlements gather before one transaction writes them all. */
 const SETTLEMENT_WINDOW_MS = 25;
@@ -107,7 +107,17 @@ export const createBilling = (db: Kysely<Tables>, logDb: Kysely<Tables>, changes
     return quota;
   };
 
-  return { reserve, release, settle, userQuota, freshQuota };
+  return {
+    reserve,
+    release,
+    settle: (settlement: Settlement) => settle(settlement),
+    /** Settlements not yet committed (admission refuses new requests when there are too many). */
+    backlog: () => settle.backlog(),
+    /** Shutdown: stop waiting long for a database that is away. */
+    stopRetrying: () => settle.stop(),
+    userQuota,
+    freshQuota,
+  };
 };
 
 export type Billing = ReturnType<typeof createBilling>;

@@ -172,7 +172,7 @@ describe.each(testDialects())('a settlement batch the database refuses, on %s', 
     expect(Number((await balances()).user.quota)).toBe(10_000 + 60);
   });
 
-  it('names the settlements it could not write at all, with their amounts, when the database is gone', async () => {
+  it('names the settlements it could not write at all, with their amounts (a pool already closed: nothing to wait for)', async () => {
     // Another instance on the same database, closed before it settles (not one the suite closes again).
     const gone = await bootWith(test.database);
     const settle = createSettlementBatcher(gone.database.db, gone.database.db, 5, () => undefined);
