@@ -1,17 +1,11 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { invalidParameter } from '../lib/app-error.js';
+import { describeZodIssue } from '../lib/zod-issue.js';
 
 /** The success envelope. */
 export const ok = (c: Context, data?: unknown, message = '') =>
   c.json(data === undefined ? { success: true, message } : { success: true, message, data });
-
-const describe = (error: z.ZodError): string => {
-  const issue = error.issues[0];
-  if (!issue) return 'invalid input';
-  const path = issue.path.join('.');
-  return path ? `${path}: ${issue.message}` : issue.message;
-};
 
 /** Parses the JSON body with a schema; bad JSON or a bad shape is a clear `invalid parameter`. */
 export const readJson = async <T extends z.ZodType>(c: Context, schema: T): Promise<z.output<T>> => {
@@ -22,14 +16,14 @@ export const readJson = async <T extends z.ZodType>(c: Context, schema: T): Prom
     throw invalidParameter('the body must be valid JSON');
   }
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw invalidParameter(describe(parsed.error));
+  if (!parsed.success) throw invalidParameter(describeZodIssue(parsed.error, 'invalid input'));
   return parsed.data;
 };
 
 /** Parses the query string with a schema. */
 export const readQuery = <T extends z.ZodType>(c: Context, schema: T): z.output<T> => {
   const parsed = schema.safeParse(c.req.query());
-  if (!parsed.success) throw invalidParameter(describe(parsed.error));
+  if (!parsed.success) throw invalidParameter(describeZodIssue(parsed.error, 'invalid input'));
   return parsed.data;
 };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeZodIssue } from '../lib/zod-issue.js';
 
 /** Parsed, frozen configuration. `readConfig` is the only reader of process.env. */
 export interface Config {
@@ -212,7 +213,7 @@ const parseAll = (env: Readonly<Record<string, string | undefined>>): Parsed => 
     const raw = env[name];
     const result = (schema as z.ZodType).safeParse(raw === undefined || raw === '' ? fallback : raw);
     if (!result.success) {
-      const reason = result.error.issues[0]?.message ?? 'is invalid';
+      const reason = describeZodIssue(result.error, 'is invalid');
       throw new ConfigError(`${name}=${JSON.stringify(raw)} ${reason}`);
     }
     parsed[name] = result.data;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { relayError } from '../../lib/app-error.js';
+import { describeZodIssue } from '../../lib/zod-issue.js';
 
 /**
  * The parts of an OpenAI chat request that native adaptors translate, parsed once with zod (loose:
@@ -75,12 +76,10 @@ export type ChatToolChoice = z.infer<typeof toolChoice>;
 export const readChatRequest = (body: Record<string, unknown>): ChatRequest => {
   const result = chatRequest.safeParse(body);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const where = issue?.path.join('.') ?? '';
   throw relayError(
     400,
     'convert_request_failed',
-    `${where ? `${where}: ` : ''}${issue?.message ?? 'invalid chat request'}`,
+    describeZodIssue(result.error, 'invalid chat request'),
     'invalid_request_error',
   );
 };

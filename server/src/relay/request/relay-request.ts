@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { relayError } from '../../lib/app-error.js';
+import { describeZodIssue } from '../../lib/zod-issue.js';
 import type { RelayMode } from '../providers/adaptor.js';
 
 /** The relay's route table: mode, body kind and default model of each OpenAI path. */
@@ -121,13 +122,6 @@ export const plainlyValidChat = (body: Record<string, unknown>): boolean => {
   return true;
 };
 
-const describe = (error: z.ZodError): string => {
-  const issue = error.issues[0];
-  if (!issue) return 'invalid request';
-  const path = issue.path.join('.');
-  return path && !issue.message.startsWith(path) ? `${path}: ${issue.message}` : issue.message;
-};
-
 const invalid = (message: string) =>
   relayError(400, 'invalid_text_request', message, 'invalid_request_error');
 
@@ -188,7 +182,7 @@ const validated = (
   }
   if (route.mode !== 'chat' || !plainlyValidChat(body)) {
     const result = RELAY_SCHEMAS[route.mode].safeParse(body);
-    if (!result.success) throw invalid(describe(result.error));
+    if (!result.success) throw invalid(describeZodIssue(result.error, 'invalid request', true));
   }
   const options = body['stream_options'];
   return {
