@@ -5,6 +5,9 @@ import { loggerOptions } from './lib/log-options.js';
 import { bootSluice } from './boot.js';
 import { ConfigError, readConfig } from './config/env.js';
 
+/** How long SIGTERM waits for requests in flight before it cuts them (Kubernetes gives 30 s). */
+const SHUTDOWN_DRAIN_MS = 25_000;
+
 const start = async (): Promise<void> => {
   let config;
   try {
@@ -28,21 +31,30 @@ const start = async (): Promise<void> => {
   server.listen(config.port, () => {
     logger.info(`Sluice listening on http://localhost:${config.port}`);
   });
+  // SIGTERM drains: no new connection; requests in flight (streams included) run to their end and
+  // their connections close cleanly as each goes idle; then the settlements are written. Past
+  // SHUTDOWN_DRAIN_MS what is still open is cut (a cut stream is billed for what it delivered).
   const shutdown = (signal: string) => {
-    logger.info({ signal }, 'shutting down');
+    logger.info({ signal }, 'shutting down: draining requests in flight');
+    const exit = (code: number) => {
+      destination.flushSync();
+      process.exit(code);
+    };
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_DRAIN_MS);
     server.close(() => {
+      clearInterval(idle);
+      clearTimeout(cut);
       sluice.close().then(
-        () => {
-          destination.flushSync();
-          process.exit(0);
-        },
-        () => {
-          destination.flushSync();
-          process.exit(1);
+        () => exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          exit(1);
         },
       );
     });
-    setTimeout(() => process.exit(0), 10_000).unref();
+    server.closeIdleConnections();
+    setTimeout(() => exit(1), SHUTDOWN_DRAIN_MS + 15_000).unref();
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
