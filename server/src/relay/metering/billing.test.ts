@@ -62,6 +62,25 @@ describe.each(testDialects())('billing: the cached user quota on %s', (dialect) 
     expect(await storedQuota()).toBe(1_000_000 - 1_234);
   });
 
+  it('counts what answered requests owe at once, before their settlements are written', async () => {
+    await setBehindTheBack(1_000_000);
+    await test.sluice.services.changes.emit({ kind: 'user', id: userId });
+    expect(await billing.userQuota(userId)).toBe(1_000_000);
+    const payer = { userId, tokenId, unlimited: true };
+    const settlement = { payer, username: 'root', tokenName: '', channelId: 0 };
+    // Two answered requests: one not reserved for (cost 700), one that reserved 300 and cost 500.
+    const first = billing.settle({ ...settlement, preQuota: 0, quota: 700 });
+    await billing.reserve(payer, 300);
+    const second = billing.settle({ ...settlement, preQuota: 300, quota: 500 });
+    // Nothing is written yet (the batch gathers for a few milliseconds), but admission sees it all.
+    expect(await storedQuota()).toBe(1_000_000 - 300);
+    expect(billing.freshQuota(userId)).toBe(1_000_000 - 700 - 500);
+    expect(await billing.userQuota(userId)).toBe(1_000_000 - 700 - 500);
+    await Promise.all([first, second]);
+    expect(await storedQuota()).toBe(1_000_000 - 1_200);
+    expect(await billing.userQuota(userId)).toBe(1_000_000 - 1_200);
+  });
+
   it('reads again as soon as the change feed reports the user changed (a top-up, an edit)', async () => {
     expect(await billing.userQuota(userId)).toBe(await storedQuota());
     await setBehindTheBack(42);

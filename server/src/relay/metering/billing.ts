@@ -86,13 +86,45 @@ export const createBilling = (db: Kysely<Tables>, logDb: Kysely<Tables>, changes
     for (const [userId, amount] of userMoves) moveCached(userId, amount);
   });
 
-  /** The cached quota while it is fresh, else undefined (then ask `userQuota`): no await on a hit. */
-  const freshQuota = (userId: number): number | undefined => {
-    const cached = quotas.get(userId);
-    return cached && performance.now() - cached.readAt < QUOTA_FRESH_MS ? cached.quota : undefined;
+  /**
+   * What this instance's answered requests owe beyond their reservations and have not yet written
+   * (gathering, or waiting for the database), per user: the admission check counts it at once, so a
+   * user cannot spend past their quota while billing catches up.
+   */
+  const owed = new Map<number, number>();
+  const owe = (userId: number, amount: number) => {
+    const total = (owed.get(userId) ?? 0) + amount;
+    if (total === 0) owed.delete(userId);
+    else owed.set(userId, total);
+  };
+  const settleOwed = (settlement: Settlement): Promise<void> => {
+    const amount = settlement.quota - settlement.preQuota;
+    const { userId } = settlement.payer;
+    owe(userId, amount);
+    const written = settle(settlement);
+    // Written (its move now in the cached quota) or given up: no longer owed.
+    void written.then(
+      () => owe(userId, -amount),
+      () => owe(userId, -amount),
+    );
+    return written;
   };
 
-  /** The user's quota for the admission check: read from the database at most every QUOTA_FRESH_MS. */
+  /**
+   * The quota for the admission check while the cached read is fresh, less what is owed, else
+   * undefined (then ask `userQuota`): no await on a hit.
+   */
+  const freshQuota = (userId: number): number | undefined => {
+    const cached = quotas.get(userId);
+    return cached && performance.now() - cached.readAt < QUOTA_FRESH_MS
+      ? cached.quota - (owed.get(userId) ?? 0)
+      : undefined;
+  };
+
+  /**
+   * The user's quota for the admission check: read from the database at most every QUOTA_FRESH_MS,
+   * less what this instance's answered requests owe and have not yet written.
+   */
   const userQuota = async (userId: number): Promise<number> => {
     const fresh = freshQuota(userId);
     if (fresh !== undefined) return fresh;
@@ -104,13 +136,13 @@ export const createBilling = (db: Kysely<Tables>, logDb: Kysely<Tables>, changes
       if (quotas.size >= 100_000) quotas.clear();
       quotas.set(userId, { quota, readAt: now });
     }
-    return quota;
+    return quota - (owed.get(userId) ?? 0);
   };
 
   return {
     reserve,
     release,
-    settle: (settlement: Settlement) => settle(settlement),
+    settle: settleOwed,
     /** Settlements not yet committed (admission refuses new requests when there are too many). */
     backlog: () => settle.backlog(),
     /** Shutdown: stop waiting long for a database that is away. */
