@@ -1,3 +1,4 @@
+import { LIST_ORDERS } from '@sluice/contract/list-orders';
 import { ROLES } from '@sluice/contract/roles';
 import {
   createTokenRequestSchema,
@@ -13,7 +14,7 @@ import { requireRole } from './middleware/auth.js';
 import { ok, readId, readJson, readKeyword, readQuery } from './respond.js';
 
 const listQuerySchema = pageQuerySchema.extend({
-  order: z.enum(['', 'remain_quota', 'used_quota']).catch(''),
+  order: z.enum(LIST_ORDERS.tokens).catch(''),
 });
 
 /** /api/token: a user's own tokens only. */

@@ -1,3 +1,4 @@
+import { LIST_ORDERS } from '@sluice/contract/list-orders';
 import { ROLES } from '@sluice/contract/roles';
 import { pageQuerySchema } from '@sluice/contract/schemas/common';
 import {
@@ -14,7 +15,7 @@ import { requireRole } from './middleware/auth.js';
 import { ok, readId, readJson, readKeyword, readQuery } from './respond.js';
 
 const listQuerySchema = pageQuerySchema.extend({
-  order: z.enum(['', 'quota', 'used_quota', 'request_count']).catch(''),
+  order: z.enum(LIST_ORDERS.users).catch(''),
 });
 
 /**

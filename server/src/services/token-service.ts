@@ -11,7 +11,7 @@ import { ITEMS_PER_PAGE, pageOffset } from './paging.js';
 import type { ServiceDeps } from './service-deps.js';
 import { toTokenRecord, type TokenRow } from './token-record.js';
 
-export type TokenOrder = '' | 'remain_quota' | 'used_quota';
+import type { TokenOrder } from '@sluice/contract/list-orders';
 
 export const TOKEN_EXPIRED_MESSAGE =
   'the token has expired and cannot be enabled: change its expiry time or set it to never expire';

@@ -15,7 +15,7 @@ import type { SessionStore } from './session-store.js';
 import { insertUser } from './user-creation.js';
 import { toUserRecord, type UserRow } from './user-record.js';
 
-export type UserOrder = '' | 'quota' | 'used_quota' | 'request_count';
+import type { UserOrder } from '@sluice/contract/list-orders';
 
 interface Actor {
   readonly id: number;

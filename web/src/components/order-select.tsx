@@ -2,7 +2,7 @@ import { Select } from '@mantine/core';
 import { orderOf } from '../lib/list-orders.js';
 
 /**
- * A list's sort order box: one option per order of `orders` (lib/list-orders.ts), labelled by
+ * A list's sort order box: one option per order of `orders` (contract/src/list-orders.ts), labelled by
  * `labels`, which must name every one of them.
  */
 export const OrderSelect = <O extends string>({

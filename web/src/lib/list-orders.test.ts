@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LIST_ORDERS, orderOf } from './list-orders.js';
+import { LIST_ORDERS } from '@sluice/contract/list-orders';
+import { orderOf } from './list-orders.js';
 
 describe('list orders', () => {
   it('start with the default order', () => {

@@ -6,7 +6,7 @@ import {
 } from '@sluice/contract/schemas/token';
 import { z } from 'zod';
 import { api } from '../../lib/api-client.js';
-import type { TokenOrder } from '../../lib/list-orders.js';
+import type { TokenOrder } from '@sluice/contract/list-orders';
 
 /** The token calls of spec §7 (the caller's own tokens). */
 

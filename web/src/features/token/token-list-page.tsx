@@ -6,7 +6,7 @@ import { ListPage } from '../../components/list-page.js';
 import { OrderSelect } from '../../components/order-select.js';
 import { entryOf } from '../../lib/entry-of.js';
 import { formatTimestamp, useQuotaFormatter } from '../../lib/format.js';
-import { LIST_ORDERS, type TokenOrder } from '../../lib/list-orders.js';
+import { LIST_ORDERS, type TokenOrder } from '@sluice/contract/list-orders';
 import { useSearchableList } from '../../lib/use-paged-list.js';
 import { listTokens, searchTokens } from './token-api.js';
 import { TokenActions } from './token-actions.js';

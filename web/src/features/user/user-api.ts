@@ -8,7 +8,7 @@ import {
 } from '@sluice/contract/schemas/user';
 import { z } from 'zod';
 import { api } from '../../lib/api-client.js';
-import type { UserOrder } from '../../lib/list-orders.js';
+import type { UserOrder } from '@sluice/contract/list-orders';
 
 /** User calls of spec §7 used by the edit form (self and admin). */
 export const getSelf = () => api.get('/api/user/self', userSchema);

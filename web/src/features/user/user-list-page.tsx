@@ -7,7 +7,7 @@ import { ListPage } from '../../components/list-page.js';
 import { OrderSelect } from '../../components/order-select.js';
 import { entryOf } from '../../lib/entry-of.js';
 import { truncate, useQuotaFormatter } from '../../lib/format.js';
-import { LIST_ORDERS, type UserOrder } from '../../lib/list-orders.js';
+import { LIST_ORDERS, type UserOrder } from '@sluice/contract/list-orders';
 import { useSession } from '../../lib/session.js';
 import { useSearchableList } from '../../lib/use-paged-list.js';
 import { UserActions } from './user-actions.js';
