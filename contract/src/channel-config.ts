@@ -4,6 +4,7 @@
  * key, they are written but never read back.
  */
 import { CHANNEL_TYPE } from './channel-types.js';
+import { parseJson } from './parse-json.js';
 
 /** The fields of `config` the console edits. */
 export type ChannelConfigField =
@@ -21,14 +22,10 @@ export const COMPOSED_KEY_FIELDS: Readonly<Record<number, readonly ChannelConfig
 /** A channel's JSON text field (config, model_mapping) as an object: {} when it is empty, not JSON, or not an object. */
 export const jsonObjectOf = (text: string | null | undefined): Record<string, unknown> => {
   if (!text || text.trim() === '') return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
+  const value = parseJson(text);
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 };
 
 const isBlank = (value: unknown): boolean => value === undefined || value === null || value === '';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isChannelType } from '../channel-types.js';
 import { CHANNEL_STATUS } from '../statuses.js';
+import { parseJson } from '../parse-json.js';
 
 /** Column sizes of one-api's `channels` and `abilities` tables, and Sluice's caps on text columns. */
 export const CHANNEL_LIMITS = {
@@ -62,22 +63,14 @@ const text = (label: string, max: number, trim = true) =>
 const isJsonObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const parseJson = (value: string): { ok: true; value: unknown } | { ok: false } => {
-  try {
-    return { ok: true, value: JSON.parse(value) as unknown };
-  } catch {
-    return { ok: false };
-  }
-};
-
 /** A JSON object as text, or empty; `valueCheck` constrains the object's values. */
 const jsonObjectText = (label: string, max: number, shape: string, valueCheck: (value: unknown) => boolean) =>
   text(label, max).superRefine((value, ctx) => {
     if (value === '') return;
     const parsed = parseJson(value);
-    if (!parsed.ok) {
+    if (parsed === undefined) {
       ctx.addIssue({ code: 'custom', message: `${label} must be valid JSON` });
-    } else if (!isJsonObject(parsed.value) || !Object.values(parsed.value).every(valueCheck)) {
+    } else if (!isJsonObject(parsed) || !Object.values(parsed).every(valueCheck)) {
       ctx.addIssue({ code: 'custom', message: `${label} must be valid JSON: ${shape}` });
     }
   });

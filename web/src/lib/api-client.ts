@@ -1,6 +1,6 @@
 import { envelopeSchema } from '@sluice/contract/schemas/common';
 import { z } from 'zod';
-import { parseJson } from './parse-json.js';
+import { parseJson } from '@sluice/contract/parse-json';
 
 /**
  * The one HTTP client of the console: every call goes through `apiCall`, which sends the session

@@ -2,7 +2,7 @@ import { statusSchema } from '@sluice/contract/schemas/status';
 import { userSchema } from '@sluice/contract/schemas/user';
 import { useSyncExternalStore } from 'react';
 import { z } from 'zod';
-import { parseJson } from './parse-json.js';
+import { parseJson } from '@sluice/contract/parse-json';
 
 /**
  * The browser storage keys of spec §3, typed. Every read parses with zod: a value that does not

@@ -1,4 +1,5 @@
 import type { UpstreamBody } from '../upstream/upstream-body.js';
+import { parseJson } from '@sluice/contract/parse-json';
 
 /** A chunk source the HTTP layer drains into the client, with backpressure; `cancel` when the client left. */
 export interface ChunkSource {
@@ -73,10 +74,4 @@ export const reply = (
 };
 
 /** The body as JSON, or undefined when it is not JSON. */
-export const safeJson = (raw: Buffer): unknown => {
-  try {
-    return JSON.parse(raw.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-};
+export const safeJson = (raw: Buffer): unknown => parseJson(raw.toString('utf8'));

@@ -1,5 +1,6 @@
 import { AppError, relayError } from '../../lib/app-error.js';
 import type { Adaptor, ChannelMeta } from '../providers/adaptor.js';
+import { parseJson } from '@sluice/contract/parse-json';
 
 /**
  * Statuses worth trying another channel for, as one-api: every failure but a 400, which is about the
@@ -25,13 +26,7 @@ export const upstreamError = (
   adaptor: Adaptor,
   channel: ChannelMeta,
 ): AppError => {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    parsed = undefined;
-  }
-  const info = adaptor.parseError(parsed);
+  const info = adaptor.parseError(parseJson(raw));
   // Every field the provider wrote is scrubbed: a proxy may quote the key in any of them.
   return new AppError(
     scrub(info?.code || 'bad_response_status_code', channel),

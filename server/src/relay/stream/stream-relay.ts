@@ -5,6 +5,7 @@ import { choiceText, readUsage } from '../providers/openai-usage.js';
 import type { ChunkSource } from '../pipeline/relay-response.js';
 import type { UpstreamResponse } from '../upstream/upstream.js';
 import { scrub } from '../pipeline/upstream-error.js';
+import { parseJson } from '@sluice/contract/parse-json';
 
 export interface StreamOutcome {
   readonly usage: Usage | undefined;
@@ -95,7 +96,7 @@ export const relayStream = (options: StreamOptions): RelayStream => {
     finished = true;
     if (!usage) {
       const events = createSseParser().feed(utf8Of(pending.join('')));
-      for (const event of events) text += choiceText(safeParse(event.data));
+      for (const event of events) text += choiceText(parseJson(event.data));
     }
     options.onFinish({ usage, text, aborted });
   };
@@ -107,7 +108,7 @@ export const relayStream = (options: StreamOptions): RelayStream => {
       return sseData('[DONE]');
     }
     if (needsLook(data)) {
-      const chunk = safeParse(utf8Of(data)) as
+      const chunk = parseJson(utf8Of(data)) as
         { usage?: unknown; choices?: unknown; error?: unknown } | undefined;
       // The provider's error mid-stream (`{"error":{…}}`, no choices): passed on as OpenAI's error
       // event, scrubbed, rather than dropped like a keep-alive (the client must not take the
@@ -264,11 +265,3 @@ const streamError = (error: UpstreamErrorInfo, meta: RelayRequestMeta) => ({
   param: scrub(error.param ?? '', meta.channel),
   code: error.code ? scrub(error.code, meta.channel) : null,
 });
-
-const safeParse = (data: string): unknown => {
-  try {
-    return JSON.parse(data);
-  } catch {
-    return undefined;
-  }
-};

@@ -2,6 +2,7 @@ import type { EventEmitter } from 'node:events';
 import { Agent, ProxyAgent, errors, type Dispatcher } from 'undici';
 import type { UpstreamRequest } from '../providers/adaptor.js';
 import { UpstreamBody } from './upstream-body.js';
+import { parseJson } from '@sluice/contract/parse-json';
 
 export interface UpstreamResponse {
   readonly status: number;
@@ -146,13 +147,7 @@ export const createUpstream = (timeoutSeconds: number, proxyUrl = '') => {
   ): Promise<{ status: number; json: unknown }> => {
     const response = await call('GET', url, headers, null, signal);
     const text = (await response.body.readAll(1024 * 1024)).toString('utf8');
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: response.status, json };
+    return { status: response.status, json: parseJson(text) };
   };
 
   return { call, send, get, close: () => agent.close() };

@@ -6,7 +6,7 @@ import {
 } from '@sluice/contract/channel-config';
 import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { splitCommaList, type Channel } from '@sluice/contract/schemas/channel';
-import { isValidJson, parseJson } from '../../lib/parse-json.js';
+import { isValidJson, parseJson } from '@sluice/contract/parse-json';
 import type { ChannelInput } from './channel-api.js';
 
 /** The channel form's state and its save rules (spec §5, §9), without rendering. */

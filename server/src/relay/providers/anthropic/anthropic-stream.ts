@@ -11,6 +11,7 @@ import {
 } from './anthropic-response.js';
 import { parseAnthropicError } from './anthropic-response.js';
 import { chatChunk, usageOf, type ChunkDelta, type FinishReason } from '../openai-chat-response.js';
+import { parseJson } from '@sluice/contract/parse-json';
 
 /** What one Anthropic stream needs to remember between events. */
 export interface AnthropicStreamState {
@@ -62,12 +63,8 @@ export const mapAnthropicStreamEvent = (
   state: AnthropicStreamState,
   meta: RelayRequestMeta,
 ): StreamStep => {
-  let data: unknown;
-  try {
-    data = JSON.parse(event.data);
-  } catch {
-    return NOTHING;
-  }
+  const data = parseJson(event.data);
+  if (data === undefined) return NOTHING;
   const parsed = streamEvent.safeParse(data);
   if (!parsed.success) return NOTHING;
   const value = parsed.data;

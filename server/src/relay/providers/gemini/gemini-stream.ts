@@ -9,6 +9,7 @@ import {
   geminiUsage,
   parseGeminiError,
 } from './gemini-response.js';
+import { parseJson } from '@sluice/contract/parse-json';
 
 /** What one Gemini stream remembers between events. */
 export interface GeminiStreamState {
@@ -40,12 +41,8 @@ export const mapGeminiStreamEvent = (
   state: GeminiStreamState,
   meta: RelayRequestMeta,
 ): StreamStep => {
-  let data: unknown;
-  try {
-    data = JSON.parse(event.data);
-  } catch {
-    return { chunks: [] };
-  }
+  const data = parseJson(event.data);
+  if (data === undefined) return { chunks: [] };
   if (isErrorEvent(data)) {
     const error = parseGeminiError(data);
     return { chunks: [], done: true, ...(error ? { error } : {}) };

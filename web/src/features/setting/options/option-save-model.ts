@@ -1,7 +1,7 @@
 import { isSecretOptionKey, OPTION_DEFINITIONS, type OptionKey } from '@sluice/contract/option-keys';
 import type { Option, updateOptionRequestSchema } from '@sluice/contract/schemas/option';
 import type { z } from 'zod';
-import { isValidJson, parseJson } from '../../../lib/parse-json.js';
+import { isValidJson, parseJson } from '@sluice/contract/parse-json';
 
 /**
  * The save rules of spec §5 for the admin settings tabs, as pure functions: values are shown with

@@ -1,5 +1,5 @@
 /**
- * The console's one safe JSON parse: the value of a JSON text, or undefined when the text is not JSON
+ * The one safe JSON parse of server, console and contract: the value of a JSON text, or undefined when the text is not JSON
  * (JSON has no undefined, so no valid text reads as undefined).
  */
 export const parseJson = (text: string): unknown => {
