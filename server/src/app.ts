@@ -120,7 +120,7 @@ export const createApp = (deps: AppDeps) => {
         logger.warn({ err: error, requestId, path: c.req.path }, 'database unavailable');
       return c.json(translated.body, translated.status as 400);
     }
-    if (isDatabaseUnavailable(error)) {
+    if (!(error instanceof AppError) && isDatabaseUnavailable(error)) {
       logger.warn({ err: error, requestId, path: c.req.path }, 'database unavailable');
       return c.json({ success: false, message: databaseUnavailable().message }, 503);
     }

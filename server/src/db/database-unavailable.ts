@@ -9,40 +9,49 @@ const SOCKET_CODES = new Set([
   'EHOSTUNREACH',
   'ENOTFOUND',
 ]);
-/** mysql2's own codes for a lost or refused connection. */
+/**
+ * mysql2's codes for a lost or refused connection, a server at its connection limit or shutting
+ * down, and the brief conflicts a retry resolves (a deadlock, a lock wait that timed out).
+ */
 const MYSQL_CODES = new Set([
   'PROTOCOL_CONNECTION_LOST',
   'PROTOCOL_SEQUENCE_TIMEOUT',
   'ER_CON_COUNT_ERROR',
   'ER_SERVER_SHUTDOWN',
-  'ECONNRESET',
+  'ER_LOCK_DEADLOCK',
+  'ER_LOCK_WAIT_TIMEOUT',
 ]);
-/** PostgreSQL SQLSTATEs of a connection that failed or a server that is shutting down or starting. */
-const PG_STATES = /^(08\d{3}|57P0[1-3])$/;
-/** SQLite: the file stayed locked past busy_timeout. */
-const SQLITE_CODES = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_LOCKED']);
-/** node-postgres, and mysql2 on a connection that already broke, say so in words only. */
+/**
+ * PostgreSQL SQLSTATEs: a connection that failed (08…), a server shutting down or starting (57P0x),
+ * too many connections (53300), and the brief conflicts a retry resolves: a serialization failure
+ * (40001), a deadlock (40P01), a lock not available (55P03), a statement cancelled by a timeout (57014).
+ */
+const PG_STATES = /^(08\d{3}|57P0[1-3]|53300|40001|40P01|55P03|57014)$/;
+/** SQLite: the file stayed locked past busy_timeout (SQLITE_LOCKED, a conflict within one connection, is a defect). */
+const SQLITE_CODES = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT']);
+/** node-postgres, pg-pool and mysql2 (on a connection that already broke) say so in words only. */
 const MESSAGES = [
-  'connection is in closed state',
+  "Can't add new command when connection is in closed state",
   'Connection terminated',
-  'connection error',
-  'not queryable',
+  'Client has encountered a connection error and is not queryable',
   'timeout exceeded when trying to connect',
 ];
 
 /**
- * Whether an error says the database cannot be reached right now (down, restarting, unreachable,
- * locked), rather than that a statement is wrong: the request may succeed when retried, so it is a
- * 503, not a 500. Every driver's way of saying it is read here and nowhere else.
+ * Whether an error says the database cannot serve right now (down, restarting, unreachable, at its
+ * connection limit, or a brief lock conflict), rather than that a statement is wrong: the same work
+ * may succeed when retried, so it is a 503, not a 500, and a settlement waits and tries again. Every driver's way of saying it is read here and nowhere else.
  */
 export const isDatabaseUnavailable = (error: unknown): boolean => {
+  // Sluice's own errors say what they mean; only a driver's are read here.
+  if (error instanceof AppError) return false;
   for (let cause = error, depth = 0; cause instanceof Error && depth < 5; depth += 1) {
     const code = (cause as { code?: unknown }).code;
     if (typeof code === 'string') {
       if (SOCKET_CODES.has(code) || MYSQL_CODES.has(code) || SQLITE_CODES.has(code) || PG_STATES.test(code))
         return true;
     }
-    if (MESSAGES.some((text) => cause instanceof Error && cause.message.includes(text))) return true;
+    if (MESSAGES.some((text) => cause instanceof Error && cause.message.startsWith(text))) return true;
     cause = (cause as { cause?: unknown }).cause;
   }
   return false;

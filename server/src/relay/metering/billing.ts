@@ -82,14 +82,11 @@ export const createBilling = (db: Kysely<Tables>, logDb: Kysely<Tables>, changes
    * Charges the real cost: the difference to the reservation, the counters, the log row; batched
    * with the other settlements of the same few milliseconds into one transaction.
    */
-  const settle = createSettlementBatcher(db, logDb, SETTLEMENT_WINDOW_MS, (userMoves) => {
-    for (const [userId, amount] of userMoves) moveCached(userId, amount);
-  });
-
   /**
-   * What this instance's answered requests owe beyond their reservations and have not yet written
+   * What this instance's answered requests owe beyond their reservations and have not yet committed
    * (gathering, or waiting for the database), per user: the admission check counts it at once, so a
-   * user cannot spend past their quota while billing catches up.
+   * user cannot spend past their quota while billing catches up. Each settlement stops being owed
+   * as its balances commit (the move then is in the cached quota) or as it is given up.
    */
   const owed = new Map<number, number>();
   const owe = (userId: number, amount: number) => {
@@ -97,17 +94,18 @@ export const createBilling = (db: Kysely<Tables>, logDb: Kysely<Tables>, changes
     if (total === 0) owed.delete(userId);
     else owed.set(userId, total);
   };
+  const settle = createSettlementBatcher(
+    db,
+    logDb,
+    SETTLEMENT_WINDOW_MS,
+    (userMoves) => {
+      for (const [userId, amount] of userMoves) moveCached(userId, amount);
+    },
+    (settlement) => owe(settlement.payer.userId, settlement.preQuota - settlement.quota),
+  );
   const settleOwed = (settlement: Settlement): Promise<void> => {
-    const amount = settlement.quota - settlement.preQuota;
-    const { userId } = settlement.payer;
-    owe(userId, amount);
-    const written = settle(settlement);
-    // Written (its move now in the cached quota) or given up: no longer owed.
-    void written.then(
-      () => owe(userId, -amount),
-      () => owe(userId, -amount),
-    );
-    return written;
+    owe(settlement.payer.userId, settlement.quota - settlement.preQuota);
+    return settle(settlement);
   };
 
   /**

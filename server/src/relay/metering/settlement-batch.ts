@@ -211,7 +211,7 @@ const summaryOf = (settlement: Settlement) => ({
 /** How long a write waits before it tries a database that was away again: 100 ms doubling to 5 s. */
 const retryDelayMs = (attempt: number): number => Math.min(100 * 2 ** attempt, 5000);
 /** After `stop` (shutdown), how long writes still wait for a database that is away. */
-const STOP_GRACE_MS = 10_000;
+const STOP_GRACE_MS = 5_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -243,6 +243,8 @@ export const createSettlementBatcher = (
   logDb: Kysely<Tables>,
   windowMs: number,
   committed: (userMoves: ReadonlyMap<number, number>) => void,
+  /** Told of each settlement as its balances are committed (or it is given up): no longer owed. */
+  settled: (settlement: Settlement) => void = () => undefined,
 ): SettlementBatcher => {
   const sameDatabase = db === logDb;
   let queue: Settlement[] = [];
@@ -272,7 +274,9 @@ export const createSettlementBatcher = (
   /** One try: the log rows written, the settlements to try again (database away), those refused. */
   const writeOnce = async (settlements: readonly Settlement[]) => {
     try {
-      return { rows: await commit(settlements), away: [], refused: [], error: undefined };
+      const rows = await commit(settlements);
+      for (const settlement of settlements) settled(settlement);
+      return { rows, away: [], refused: [], error: undefined };
     } catch (batchError) {
       if (isDatabaseUnavailable(batchError))
         return { rows: [], away: settlements, refused: [], error: batchError };
@@ -283,6 +287,7 @@ export const createSettlementBatcher = (
       for (const settlement of settlements)
         try {
           rows.push(...(await commitAlone(settlement)));
+          settled(settlement);
         } catch (failure) {
           (isDatabaseUnavailable(failure) ? away : refused).push(settlement);
           error = failure;
@@ -318,9 +323,12 @@ export const createSettlementBatcher = (
       pending = result.away;
       cause = result.error ?? cause;
     }
-    // A separate log database: the balances are committed; their rows are written until it answers.
-    if (!sameDatabase && rows.length > 0) await untilWritten(() => writeLogRows(logDb, rows));
+    // A separate log database: the balances are committed; their rows are written until it answers,
+    // in one transaction, so that a try broken half-way leaves no rows to write twice.
+    if (!sameDatabase && rows.length > 0)
+      await untilWritten(() => logDb.transaction().execute((trx) => writeLogRows(trx, rows)));
     const lost = [...refused, ...pending];
+    for (const settlement of lost) settled(settlement);
     if (lost.length > 0) throw new SettlementsNotWritten(lost.map(summaryOf), cause);
   };
 
