@@ -323,12 +323,12 @@ export const createSettlementBatcher = (
       pending = result.away;
       cause = result.error ?? cause;
     }
+    const lost = [...refused, ...pending];
+    for (const settlement of lost) settled(settlement);
     // A separate log database: the balances are committed; their rows are written until it answers,
     // in one transaction, so that a try broken half-way leaves no rows to write twice.
     if (!sameDatabase && rows.length > 0)
       await untilWritten(() => logDb.transaction().execute((trx) => writeLogRows(trx, rows)));
-    const lost = [...refused, ...pending];
-    for (const settlement of lost) settled(settlement);
     if (lost.length > 0) throw new SettlementsNotWritten(lost.map(summaryOf), cause);
   };
 
