@@ -4,7 +4,7 @@ import type { KeyAuth } from '../request/key-auth.js';
 import type { RelayRequest } from '../request/relay-request.js';
 import type { Billing } from './billing.js';
 import { ratiosFor, reservationFor } from './pricing.js';
-import type { Payer } from './settlement-batch.js';
+import type { Payer } from './settlement-write.js';
 
 /** What the pipeline knows of a request's money before its first attempt. */
 export interface Admission {

@@ -2,7 +2,8 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Tables } from '../../db/tables.js';
 import { relayError } from '../../lib/app-error.js';
 import type { ChangeFeed } from '../../services/change-feed.js';
-import { createSettlementBatcher, type Payer, type Settlement } from './settlement-batch.js';
+import { createSettlementBatcher } from './settlement-batch.js';
+import type { Payer, Settlement } from './settlement-write.js';
 
 /** How long settlements gather before one transaction writes them all. */
 const SETTLEMENT_WINDOW_MS = 25;

@@ -1,6 +1,6 @@
 import type { Usage } from '../providers/adaptor.js';
 import { ratioText, type Ratios } from './pricing.js';
-import type { Payer, Settlement } from './settlement-batch.js';
+import type { Payer, Settlement } from './settlement-write.js';
 
 /** What one answered request costs, as the attempt that answered it worked it out. */
 export interface Charge {

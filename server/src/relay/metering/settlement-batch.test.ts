@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogsTable } from '../../db/tables.js';
 import { startTestSluice, type TestSluice } from '../../test-support/test-sluice.js';
 import { testDialects } from '../../test-support/test-databases.js';
-import { logInsert } from './settlement-batch.js';
+import { logInsert } from './settlement-write.js';
 
 const row = (index: number): Insertable<LogsTable> => ({
   user_id: index,

@@ -7,7 +7,8 @@ import { generateTokenKey } from '../../lib/keys.js';
 import { nowSeconds } from '../../lib/time.js';
 import { bootWith, startTestSluice, type TestSluice } from '../../test-support/test-sluice.js';
 import { testDialects } from '../../test-support/test-databases.js';
-import { createSettlementBatcher, SettlementsNotWritten, type Settlement } from './settlement-batch.js';
+import { createSettlementBatcher, SettlementsNotWritten } from './settlement-batch.js';
+import type { Settlement } from './settlement-write.js';
 
 /** A cost the database refuses (a trigger stands for a value out of the column's range). */
 const REFUSED = 1_000_000_000;
