@@ -16,6 +16,7 @@ import { createRootNotifier } from './services/root-notifier.js';
 import { createServices, type Services } from './services/services.js';
 import { createChannelOperations } from './channels/channel-operations.js';
 import { createBilling } from './relay/metering/billing.js';
+import { openBillingDurability, type BillingDurability } from './relay/metering/billing-durability.js';
 import { createRelayIndex } from './relay/routing/relay-index.js';
 import { createUpstream } from './relay/upstream/upstream.js';
 import { createChannelStatus } from './channels/channel-status.js';
@@ -57,6 +58,7 @@ const openAll = async (config: Config, logger: Logger): Promise<{ main: Database
 export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice> => {
   const { main, logs } = await openAll(config, logger);
   let cache: Cache | undefined;
+  let durability: BillingDurability | undefined;
   try {
     if (config.nodeType === 'master') {
       const applied = await migrate(main.db, main.dialect, 'main', logs === main);
@@ -101,6 +103,14 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       pending.add(settled);
       void settled.finally(() => pending.delete(settled));
     };
+    const opened = await openBillingDurability({
+      db: main.db,
+      logDb: logs.db,
+      dialect: main.dialect,
+      journalDir: config.billingJournalDir,
+      logger,
+    });
+    durability = opened;
     const upstream = createUpstream(config.relayTimeoutSeconds, config.relayProxy);
     const adaptorSettings = { geminiVersion: config.geminiVersion, geminiSafety: config.geminiSafetySetting };
     const rootNotifier = createRootNotifier({ db: main.db, options, mailer: services.mailer, logger, track });
@@ -164,7 +174,13 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       index: createRelayIndex(main.db, services.changes),
       changes: services.changes,
       options,
-      billing: createBilling(main.db, logs.db, services.changes),
+      billing: createBilling({
+        db: main.db,
+        logDb: logs.db,
+        dialect: main.dialect,
+        changes: services.changes,
+        journal: opened.journal,
+      }),
       upstream,
       logger,
       track,
@@ -209,6 +225,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
             runner.start('all');
             return Promise.resolve();
           });
+        every(15, () => opened.recover());
         every(3600, async () => {
           await services.sessions.purgeExpired();
           await services.codes.purgeExpired();
@@ -220,6 +237,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
         // Settlements still wait a little for a database that is away, then are logged as lost.
         relay.billing.stopRetrying();
         await idle();
+        await opened.close();
         await upstream.close();
         await openCache.close();
         if (logs !== main) await logs.close();
@@ -227,6 +245,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       },
     };
   } catch (error) {
+    await durability?.close().catch(() => undefined);
     await cache?.close();
     if (logs !== main) await logs.close();
     await main.close();

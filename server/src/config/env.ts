@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { describeZodIssue } from '../lib/zod-issue.js';
 
@@ -24,6 +25,11 @@ export interface Config {
   readonly frontendBaseUrl: string;
   readonly webDistPath: string;
   readonly relayTimeoutSeconds: number;
+  /**
+   * Where each settlement is journaled before its answer ends (a crash then loses no billing):
+   * by default `journal/` beside the SQLite file; undefined with BILLING_JOURNAL_DIR=off.
+   */
+  readonly billingJournalDir: string | undefined;
   /** one-api's RELAY_PROXY: the proxy every upstream call goes through ('' = none). */
   readonly relayProxy: string;
   /** one-api's GEMINI_VERSION: the Gemini API version of channels that set none ('' = v1beta). */
@@ -156,6 +162,7 @@ const variables = {
   INITIAL_ROOT_ACCESS_TOKEN: { schema: accessToken, fallback: '' },
   FRONTEND_BASE_URL: { schema: z.string().trim(), fallback: '' },
   WEB_DIST_PATH: { schema: z.string().trim(), fallback: '' },
+  BILLING_JOURNAL_DIR: { schema: z.string().trim(), fallback: '' },
   RELAY_TIMEOUT: { schema: nonNegativeInt, fallback: '0' },
   RELAY_PROXY: { schema: proxyUrl, fallback: '' },
   GEMINI_VERSION: {
@@ -249,6 +256,10 @@ export const readConfig = (
     frontendBaseUrl: values.FRONTEND_BASE_URL.replace(/\/+$/, ''),
     webDistPath: values.WEB_DIST_PATH,
     relayTimeoutSeconds: values.RELAY_TIMEOUT,
+    billingJournalDir:
+      values.BILLING_JOURNAL_DIR === 'off'
+        ? undefined
+        : values.BILLING_JOURNAL_DIR || join(dirname(values.SQLITE_PATH), 'journal'),
     relayProxy: values.RELAY_PROXY,
     geminiVersion: values.GEMINI_VERSION,
     geminiSafetySetting: values.GEMINI_SAFETY_SETTING,

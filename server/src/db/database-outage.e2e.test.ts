@@ -6,6 +6,8 @@ import { listenSluice, type Listening } from '../test-support/listen.js';
 import { startTcpProxy, type TcpProxy } from '../test-support/tcp-proxy.js';
 import { createTestDatabase, testDialects, type TestDatabase } from '../test-support/test-databases.js';
 import { bootWith } from '../test-support/test-sluice.js';
+import { randomUUID } from 'node:crypto';
+import { memoryJournal } from '../relay/metering/billing-journal.js';
 import { createSettlementBatcher } from '../relay/metering/settlement-batch.js';
 import { isDatabaseUnavailable } from './database-unavailable.js';
 import type { Tables } from './tables.js';
@@ -130,7 +132,14 @@ describe.runIf(servers.length > 0).each(servers)('a lost database connection on 
       .select(['id', 'quota', 'used_quota'])
       .where('username', '=', 'root')
       .executeTakeFirstOrThrow();
-    const settle = createSettlementBatcher(db(), db(), 5, () => undefined);
+    const settle = createSettlementBatcher({
+      db: db(),
+      logDb: db(),
+      dialect,
+      journal: memoryJournal(randomUUID()),
+      windowMs: 5,
+      committed: () => undefined,
+    });
     proxy.drop();
     let settled: Promise<void>;
     try {

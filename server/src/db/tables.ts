@@ -126,6 +126,38 @@ export interface CodesTable {
   expires_at: number;
 }
 
+/** Sluice's own: one row per running instance, its lease renewed while it lives (billing recovery). */
+export interface InstancesTable {
+  id: string;
+  host: string;
+  pid: number;
+  /** Milliseconds since the epoch. */
+  started_at: number;
+  /** Milliseconds since the epoch: past it, the instance is taken for dead and its reservations are released. */
+  lease_until: number;
+}
+
+/** Sluice's own: quota taken before a call, held until the request settles or is released. */
+export interface ReservationsTable {
+  id: string;
+  instance_id: string;
+  user_id: number;
+  token_id: number;
+  unlimited: DbBool;
+  quota: number;
+  created_at: number;
+  /** 0 while held; the time (seconds) it was given back by recovery (a tombstone: a late settlement charges in full). */
+  released_at: number;
+}
+
+/** Sluice's own: which journal entries of an instance are written (so a replay writes none twice). */
+export interface SettledTable {
+  instance_id: string;
+  seq_from: number;
+  seq_to: number;
+  created_at: number;
+}
+
 export interface Tables {
   users: UsersTable;
   tokens: TokensTable;
@@ -136,4 +168,7 @@ export interface Tables {
   logs: LogsTable;
   sluice_sessions: SessionsTable;
   sluice_codes: CodesTable;
+  sluice_instances: InstancesTable;
+  sluice_reservations: ReservationsTable;
+  sluice_settled: SettledTable;
 }

@@ -26,6 +26,12 @@ export const testRedisUrl = (): string | undefined => process.env['TEST_REDIS_UR
 
 const uniqueName = () => `sluice_t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
 
+/** A database server's suite keeps its billing journal in a folder of its own (SQLite's is beside the file). */
+const journalDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sluice-journal-'));
+  return { dir, drop: () => rmSync(dir, { recursive: true, force: true }) };
+};
+
 const createSqlite = (): TestDatabase => {
   const dir = mkdtempSync(join(tmpdir(), 'sluice-test-'));
   const file = join(dir, 'sluice.db');
@@ -42,6 +48,7 @@ const createSqlite = (): TestDatabase => {
 
 const createPostgres = async (adminDsn: string): Promise<TestDatabase> => {
   const name = uniqueName();
+  const journal = journalDir();
   const admin = new pg.Client({ connectionString: adminDsn });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
@@ -51,9 +58,10 @@ const createPostgres = async (adminDsn: string): Promise<TestDatabase> => {
   const dsn = url.toString();
   return {
     dialect: 'postgres',
-    env: { SQL_DSN: dsn },
+    env: { SQL_DSN: dsn, BILLING_JOURNAL_DIR: journal.dir },
     location: dsn,
     drop: async () => {
+      journal.drop();
       const client = new pg.Client({ connectionString: adminDsn });
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -64,6 +72,7 @@ const createPostgres = async (adminDsn: string): Promise<TestDatabase> => {
 
 const createMysql = async (adminDsn: string): Promise<TestDatabase> => {
   const name = uniqueName();
+  const journal = journalDir();
   const connection = parseMysqlDsn(adminDsn);
   const admin = await createConnection({ ...connection, database: connection.database || undefined });
   await admin.query(`CREATE DATABASE ${name} CHARACTER SET utf8mb4`);
@@ -72,9 +81,10 @@ const createMysql = async (adminDsn: string): Promise<TestDatabase> => {
   const dsn = `${connection.user}${password}@tcp(${connection.host}:${connection.port})/${name}`;
   return {
     dialect: 'mysql',
-    env: { SQL_DSN: dsn },
+    env: { SQL_DSN: dsn, BILLING_JOURNAL_DIR: journal.dir },
     location: dsn,
     drop: async () => {
+      journal.drop();
       const client = await createConnection({ ...connection, database: connection.database || undefined });
       await client.query(`DROP DATABASE IF EXISTS ${name}`);
       await client.end();

@@ -1,7 +1,7 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Dialect } from '../dsn.js';
 import { applyTable } from './apply-table.js';
-import { LOGS_TABLE, ONE_API_TABLES, SLUICE_TABLES } from './table-definitions.js';
+import { BILLING_TABLES, LOGS_TABLE, ONE_API_TABLES, SLUICE_TABLES } from './table-definitions.js';
 
 // Kysely's migrations work on an untyped database by design: the schema is what they change.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -29,6 +29,11 @@ const migrationsFor = (
         '0002_sluice_tables': {
           up: async (db: AnyDb) => {
             for (const table of SLUICE_TABLES) await applyTable(db, dialect, table);
+          },
+        },
+        '0003_billing_durability': {
+          up: async (db: AnyDb) => {
+            for (const table of BILLING_TABLES) await applyTable(db, dialect, table);
           },
         },
       };

@@ -237,3 +237,47 @@ export const SLUICE_TABLES: readonly TableDefinition[] = [
     indexes: [index('sluice_codes', 'expires_at')],
   },
 ];
+
+/** Sluice's own tables for billing that survives a crash: instance leases, reservations, written journal ranges. */
+export const BILLING_TABLES: readonly TableDefinition[] = [
+  {
+    name: 'sluice_instances',
+    columns: [
+      { name: 'id', type: { kind: 'varchar', length: 64 }, notNull: true },
+      varchar('host', 255, ''),
+      int('pid', 0),
+      bigint('started_at', 0),
+      bigint('lease_until', 0),
+    ],
+    primaryKey: ['id'],
+    indexes: [],
+  },
+  {
+    name: 'sluice_reservations',
+    columns: [
+      { name: 'id', type: { kind: 'varchar', length: 64 }, notNull: true },
+      varchar('instance_id', 64, ''),
+      int('user_id', 0),
+      int('token_id', 0),
+      bool('unlimited'),
+      bigint('quota', 0),
+      bigint('created_at', 0),
+      bigint('released_at', 0),
+    ],
+    primaryKey: ['id'],
+    // No secondary index: concurrent reservations would contend for its one hot gap (MySQL locks
+    // it). The table holds only what is in flight, and recovery reads it rarely.
+    indexes: [],
+  },
+  {
+    name: 'sluice_settled',
+    columns: [
+      { name: 'instance_id', type: { kind: 'varchar', length: 64 }, notNull: true },
+      { name: 'seq_from', type: { kind: 'bigint' }, notNull: true },
+      bigint('seq_to', 0),
+      bigint('created_at', 0),
+    ],
+    primaryKey: ['instance_id', 'seq_from'],
+    indexes: [index('sluice_settled', 'created_at')],
+  },
+];

@@ -15,6 +15,8 @@ export interface Admission {
   readonly estimate: number;
   /** What was taken from the user's (and a limited key's) balance before the call; 0 when nothing. */
   readonly reserved: number;
+  /** The reservation's row (when something was reserved): its settlement or release takes it. */
+  readonly reservationId: string | undefined;
 }
 
 export interface AdmissionInput {
@@ -86,6 +88,6 @@ export const admit = async (input: AdmissionInput): Promise<Admission> => {
     quota > TRUSTED_MULTIPLE * estimate &&
     (payer.unlimited || auth.token.remain_quota > TRUSTED_MULTIPLE * estimate);
   const reserved = trusted ? 0 : estimate;
-  if (reserved > 0) await billing.reserve(payer, reserved);
-  return { payer, group, estimate, reserved };
+  const reservationId = reserved > 0 ? await billing.reserve(payer, reserved) : undefined;
+  return { payer, group, estimate, reserved, reservationId };
 };

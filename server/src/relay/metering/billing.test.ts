@@ -19,7 +19,7 @@ describe.each(testDialects())('billing: the cached user quota on %s', (dialect) 
 
   beforeAll(async () => {
     test = await startTestSluice(dialect);
-    billing = createBilling(db(), db(), test.sluice.services.changes);
+    billing = createBilling({ db: db(), logDb: db(), dialect, changes: test.sluice.services.changes });
     const user = await db()
       .selectFrom('users')
       .select('id')
@@ -46,9 +46,10 @@ describe.each(testDialects())('billing: the cached user quota on %s', (dialect) 
     expect(await billing.userQuota(userId)).toBe(1_000_000);
     await setBehindTheBack(1_000_000);
     // …but every move this instance makes is applied to it, and matches the database.
-    await billing.reserve(payer, 300);
+    const released = await billing.reserve(payer, 100);
+    const settled = await billing.reserve(payer, 200);
     expect(await billing.userQuota(userId)).toBe(999_700);
-    await billing.release(payer, 100);
+    await billing.release(payer, 100, released);
     expect(await billing.userQuota(userId)).toBe(999_800);
     await billing.settle({
       payer,
@@ -57,6 +58,7 @@ describe.each(testDialects())('billing: the cached user quota on %s', (dialect) 
       channelId: 0,
       preQuota: 200,
       quota: 1_234,
+      reservationId: settled,
     });
     expect(await billing.userQuota(userId)).toBe(1_000_000 - 1_234);
     expect(await storedQuota()).toBe(1_000_000 - 1_234);
@@ -70,8 +72,8 @@ describe.each(testDialects())('billing: the cached user quota on %s', (dialect) 
     const settlement = { payer, username: 'root', tokenName: '', channelId: 0 };
     // Two answered requests: one not reserved for (cost 700), one that reserved 300 and cost 500.
     const first = billing.settle({ ...settlement, preQuota: 0, quota: 700 });
-    await billing.reserve(payer, 300);
-    const second = billing.settle({ ...settlement, preQuota: 300, quota: 500 });
+    const reservationId = await billing.reserve(payer, 300);
+    const second = billing.settle({ ...settlement, preQuota: 300, quota: 500, reservationId });
     // Nothing is written yet (the batch gathers for a few milliseconds), but admission sees it all.
     expect(await storedQuota()).toBe(1_000_000 - 300);
     expect(billing.freshQuota(userId)).toBe(1_000_000 - 700 - 500);

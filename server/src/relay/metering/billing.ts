@@ -1,7 +1,11 @@
-import type { Kysely, Transaction } from 'kysely';
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/dsn.js';
 import type { Tables } from '../../db/tables.js';
 import { relayError } from '../../lib/app-error.js';
 import type { ChangeFeed } from '../../services/change-feed.js';
+import { memoryJournal, type BillingJournal } from './billing-journal.js';
+import { insertReservation } from './reservation-rows.js';
 import { createSettlementBatcher } from './settlement-batch.js';
 import type { Payer, Settlement } from './settlement-write.js';
 
@@ -14,29 +18,25 @@ const SETTLEMENT_WINDOW_MS = 25;
  */
 const QUOTA_FRESH_MS = 1000;
 
-type Db = Kysely<Tables> | Transaction<Tables>;
-
-const moveQuota = async (db: Db, payer: Payer, amount: number): Promise<void> => {
-  if (amount === 0) return;
-  await db
-    .updateTable('users')
-    .set((eb) => ({ quota: eb('quota', '-', amount) }))
-    .where('id', '=', payer.userId)
-    .execute();
-  if (!payer.unlimited)
-    await db
-      .updateTable('tokens')
-      .set((eb) => ({ remain_quota: eb('remain_quota', '-', amount) }))
-      .where('id', '=', payer.tokenId)
-      .execute();
-};
+export interface BillingOptions {
+  readonly db: Kysely<Tables>;
+  readonly logDb: Kysely<Tables>;
+  readonly dialect: Dialect;
+  readonly changes: ChangeFeed;
+  /** Where settlements are recorded before their answer ends (boot: a file; tests: memory). */
+  readonly journal?: BillingJournal | undefined;
+}
 
 /**
  * Money for the relay, in atomic SQL only (`quota = quota - n`), so concurrent requests and several
  * instances never lose a move. The consumption log row is written in the same transaction as the
- * quota it accounts for when the logs share the database.
+ * quota it accounts for when the logs share the database. A reservation is a row held by this
+ * instance (reservation-rows.ts), and every settlement or release goes through the journal first
+ * (billing-journal.ts): a crash strands neither.
  */
-export const createBilling = (db: Kysely<Tables>, logDb: Kysely<Tables>, changes: ChangeFeed) => {
+export const createBilling = (options: BillingOptions) => {
+  const { db, logDb, dialect, changes } = options;
+  const journal = options.journal ?? memoryJournal(randomUUID());
   const quotas = new Map<number, { quota: number; readAt: number }>();
   const moveCached = (userId: number, amount: number) => {
     const cached = quotas.get(userId);
@@ -48,9 +48,13 @@ export const createBilling = (db: Kysely<Tables>, logDb: Kysely<Tables>, changes
     else quotas.clear();
   });
 
-  /** Reserves quota before the call: refused when the user or a limited token cannot cover it. */
-  const reserve = async (payer: Payer, amount: number): Promise<void> => {
-    if (amount <= 0) return;
+  /**
+   * Reserves quota before the call, recorded as a row this instance holds: its id. Refused when the
+   * user or a limited token cannot cover it.
+   */
+  const reserve = async (payer: Payer, amount: number): Promise<string | undefined> => {
+    if (amount <= 0) return undefined;
+    const id = randomUUID();
     await db.transaction().execute(async (trx) => {
       const user = await trx
         .updateTable('users')
@@ -60,29 +64,22 @@ export const createBilling = (db: Kysely<Tables>, logDb: Kysely<Tables>, changes
         .executeTakeFirst();
       if (Number(user.numUpdatedRows) !== 1)
         throw relayError(403, 'insufficient_user_quota', 'user quota is not enough');
-      if (payer.unlimited) return;
-      const token = await trx
-        .updateTable('tokens')
-        .set((eb) => ({ remain_quota: eb('remain_quota', '-', amount) }))
-        .where('id', '=', payer.tokenId)
-        .where('remain_quota', '>=', amount)
-        .executeTakeFirst();
-      if (Number(token.numUpdatedRows) !== 1)
-        throw relayError(403, 'pre_consume_token_quota_failed', 'token quota is not enough');
+      if (!payer.unlimited) {
+        const token = await trx
+          .updateTable('tokens')
+          .set((eb) => ({ remain_quota: eb('remain_quota', '-', amount) }))
+          .where('id', '=', payer.tokenId)
+          .where('remain_quota', '>=', amount)
+          .executeTakeFirst();
+        if (Number(token.numUpdatedRows) !== 1)
+          throw relayError(403, 'pre_consume_token_quota_failed', 'token quota is not enough');
+      }
+      await insertReservation(trx, id, journal.instanceId, payer, amount);
     });
     moveCached(payer.userId, -amount);
+    return id;
   };
 
-  /** Gives a reservation back (a failed request costs nothing). */
-  const release = async (payer: Payer, amount: number): Promise<void> => {
-    await moveQuota(db, payer, -amount);
-    moveCached(payer.userId, amount);
-  };
-
-  /**
-   * Charges the real cost: the difference to the reservation, the counters, the log row; batched
-   * with the other settlements of the same few milliseconds into one transaction.
-   */
   /**
    * What this instance's answered requests owe beyond their reservations and have not yet committed
    * (gathering, or waiting for the database), per user: the admission check counts it at once, so a
@@ -95,18 +92,43 @@ export const createBilling = (db: Kysely<Tables>, logDb: Kysely<Tables>, changes
     if (total === 0) owed.delete(userId);
     else owed.set(userId, total);
   };
-  const settle = createSettlementBatcher(
+  const settle = createSettlementBatcher({
     db,
     logDb,
-    SETTLEMENT_WINDOW_MS,
-    (userMoves) => {
+    dialect,
+    journal,
+    windowMs: SETTLEMENT_WINDOW_MS,
+    committed: (userMoves) => {
       for (const [userId, amount] of userMoves) moveCached(userId, amount);
     },
-    (settlement) => owe(settlement.payer.userId, settlement.preQuota - settlement.quota),
-  );
+    settled: (settlement) => owe(settlement.payer.userId, settlement.preQuota - settlement.quota),
+  });
+  /**
+   * Charges the real cost: the difference to the reservation, the counters, the log row; journaled
+   * at once, then batched with the other settlements of the same few milliseconds.
+   */
   const settleOwed = (settlement: Settlement): Promise<void> => {
     owe(settlement.payer.userId, settlement.quota - settlement.preQuota);
     return settle(settlement);
+  };
+
+  /**
+   * Gives a failed request's reservation back (a failed request costs nothing): a settlement of
+   * nothing, journaled and batched like the others, so that it is retried while the database is
+   * away and replayed after a crash. Counted as given back at once for the admission check.
+   */
+  const release = (payer: Payer, amount: number, reservationId: string | undefined): Promise<void> => {
+    if (amount <= 0 || reservationId === undefined) return Promise.resolve();
+    return settleOwed({
+      payer,
+      username: '',
+      tokenName: '',
+      channelId: 0,
+      preQuota: amount,
+      quota: 0,
+      reservationId,
+      release: true,
+    });
   };
 
   /**
@@ -146,6 +168,7 @@ export const createBilling = (db: Kysely<Tables>, logDb: Kysely<Tables>, changes
     backlog: () => settle.backlog(),
     /** Shutdown: stop waiting long for a database that is away. */
     stopRetrying: () => settle.stop(),
+    journal,
     userQuota,
     freshQuota,
   };

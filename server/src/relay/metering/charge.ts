@@ -23,6 +23,7 @@ export interface ChargedRequest {
   readonly tokenName: string;
   /** What admission reserved (0 for a trusted payer): the settlement moves the balances by cost − reserved. */
   readonly reserved: number;
+  readonly reservationId: string | undefined;
   readonly requestId: string;
   /** `performance.now()` when the request reached the pipeline. */
   readonly startedAt: number;
@@ -37,6 +38,7 @@ export const settlementOf = (request: ChargedRequest, charge: Charge): Settlemen
   tokenName: request.tokenName,
   channelId: charge.channelId,
   preQuota: request.reserved,
+  reservationId: request.reservationId,
   quota: charge.cost,
   log: request.logged
     ? {

@@ -1,18 +1,23 @@
 import type { Insertable, Kysely } from 'kysely';
 import { isDatabaseUnavailable } from '../../db/database-unavailable.js';
+import type { Dialect } from '../../db/dsn.js';
 import type { LogsTable, Tables } from '../../db/tables.js';
-import { writeLogRows, writeSettlements, type Settlement } from './settlement-write.js';
+import type { BillingJournal } from './billing-journal.js';
+import { writeLogRows, writeSettlements, type Journaled, type Settlement } from './settlement-write.js';
 
 /**
  * A settlement the database refused on its own: charged at its reservation instead (no balance
  * move, since the reservation is already taken), with a log row that says so.
  */
-const atReservation = (settlement: Settlement): Settlement => ({
-  ...settlement,
-  quota: settlement.preQuota,
-  log: settlement.log && {
-    ...settlement.log,
-    content: `${settlement.log.content}; the real cost (${settlement.quota}) could not be written: settled at the reservation`,
+export const atReservation = ({ seq, settlement }: Journaled): Journaled => ({
+  seq,
+  settlement: {
+    ...settlement,
+    quota: settlement.preQuota,
+    log: settlement.log && {
+      ...settlement.log,
+      content: `${settlement.log.content}; the real cost (${settlement.quota}) could not be written: settled at the reservation`,
+    },
   },
 });
 
@@ -29,11 +34,14 @@ export class SettlementsNotWritten extends Error {
     }[],
     cause: unknown,
   ) {
-    super(`${settlements.length} settlements could not be written; their reservations stay taken`, { cause });
+    super(
+      `${settlements.length} settlements could not be written; they stay in the billing journal for the next start`,
+      { cause },
+    );
   }
 }
 
-const summaryOf = (settlement: Settlement) => ({
+const summaryOf = ({ settlement }: Journaled) => ({
   userId: settlement.payer.userId,
   tokenId: settlement.payer.tokenId,
   channelId: settlement.channelId,
@@ -57,6 +65,18 @@ export interface SettlementBatcher {
   stop(): void;
 }
 
+export interface BatcherOptions {
+  readonly db: Kysely<Tables>;
+  readonly logDb: Kysely<Tables>;
+  readonly dialect: Dialect;
+  /** Each settlement is appended here before it is queued, and told written once it is. */
+  readonly journal: BillingJournal;
+  readonly windowMs: number;
+  readonly committed: (userMoves: ReadonlyMap<number, number>) => void;
+  /** Told of each settlement as its balances are committed (or it is given up): no longer owed. */
+  readonly settled?: (settlement: Settlement) => void;
+}
+
 /**
  * Gathers the settlements of a short window (`windowMs`) and writes them together: a transaction per
  * batch instead of one per request. Every settlement of a batch gets the batch's one promise, which
@@ -69,61 +89,71 @@ export interface SettlementBatcher {
  * one the database refuses (a cost out of its range, say) does not take the others' billing with it.
  * One refused alone is charged at its reservation with a log row that says so: the reservation is
  * money already taken, and every unit taken has a log row. One refused even so, or still unwritten
- * when a stopping process gives up, keeps its reservation taken and has no log row: the batch's
- * promise rejects with SettlementsNotWritten, which names them and their amounts for the log.
+ * when a stopping process gives up, stays in the billing journal (the next start replays it; its
+ * reservation stays taken meanwhile): the batch's promise rejects with SettlementsNotWritten, which
+ * names them and their amounts for the log.
+ *
+ * A try that met an unavailable database may have committed all the same (the connection broke
+ * during COMMIT): the next try skips what the journal ranges (`sluice_settled`) say is written.
  */
-export const createSettlementBatcher = (
-  db: Kysely<Tables>,
-  logDb: Kysely<Tables>,
-  windowMs: number,
-  committed: (userMoves: ReadonlyMap<number, number>) => void,
-  /** Told of each settlement as its balances are committed (or it is given up): no longer owed. */
-  settled: (settlement: Settlement) => void = () => undefined,
-): SettlementBatcher => {
+export const createSettlementBatcher = (options: BatcherOptions): SettlementBatcher => {
+  const { db, logDb, dialect, journal, windowMs, committed } = options;
+  const settled = options.settled ?? (() => undefined);
   const sameDatabase = db === logDb;
-  let queue: Settlement[] = [];
+  const scope = { dialect, instanceId: journal.instanceId, logsHere: sameDatabase };
+  let queue: Journaled[] = [];
   let batch: Promise<void> | undefined;
   let chain: Promise<void> = Promise.resolve();
   let writing = 0;
   let giveUpAt = Infinity;
 
-  const commit = async (settlements: readonly Settlement[]): Promise<Insertable<LogsTable>[]> => {
+  /**
+   * One transaction. After a try that met an unavailable database, its COMMIT may have committed:
+   * what the journal ranges say is written is skipped.
+   */
+  const commit = async (
+    entries: readonly Journaled[],
+    checkWritten: boolean,
+  ): Promise<Insertable<LogsTable>[]> => {
     const { rows, userMoves } = await db
       .transaction()
-      .execute((trx) => writeSettlements(trx, settlements, sameDatabase));
+      .execute((trx) => writeSettlements(trx, entries, { ...scope, checkWritten }));
     committed(userMoves);
+    journal.written(entries.map((entry) => entry.seq));
     return rows;
   };
 
   /** One settlement alone; refused for its own sake, at its reservation. The database away: thrown. */
-  const commitAlone = async (settlement: Settlement): Promise<Insertable<LogsTable>[]> => {
+  const commitAlone = async (entry: Journaled, checkWritten: boolean): Promise<Insertable<LogsTable>[]> => {
     try {
-      return await commit([settlement]);
+      return await commit([entry], checkWritten);
     } catch (error) {
       if (isDatabaseUnavailable(error)) throw error;
-      return commit([atReservation(settlement)]);
+      return commit([atReservation(entry)], checkWritten);
     }
   };
 
   /** One try: the log rows written, the settlements to try again (database away), those refused. */
-  const writeOnce = async (settlements: readonly Settlement[]) => {
+  const writeOnce = async (entries: readonly Journaled[], checkWritten: boolean) => {
     try {
-      const rows = await commit(settlements);
-      for (const settlement of settlements) settled(settlement);
+      const rows = await commit(entries, checkWritten);
+      for (const entry of entries) settled(entry.settlement);
       return { rows, away: [], refused: [], error: undefined };
     } catch (batchError) {
       if (isDatabaseUnavailable(batchError))
-        return { rows: [], away: settlements, refused: [], error: batchError };
+        return { rows: [], away: entries, refused: [], error: batchError };
       const rows: Insertable<LogsTable>[] = [];
-      const away: Settlement[] = [];
-      const refused: Settlement[] = [];
+      const away: Journaled[] = [];
+      const refused: Journaled[] = [];
       let error: unknown;
-      for (const settlement of settlements)
+      for (const entry of entries)
         try {
-          rows.push(...(await commitAlone(settlement)));
-          settled(settlement);
+          rows.push(...(await commitAlone(entry, checkWritten)));
+          settled(entry.settlement);
         } catch (failure) {
-          (isDatabaseUnavailable(failure) ? away : refused).push(settlement);
+          const unavailable = isDatabaseUnavailable(failure);
+          (unavailable ? away : refused).push(entry);
+          checkWritten ||= unavailable;
           error = failure;
         }
       return { rows, away, refused, error };
@@ -141,24 +171,25 @@ export const createSettlementBatcher = (
       }
   };
 
-  const write = async (settlements: readonly Settlement[]): Promise<void> => {
+  const write = async (settlements: readonly Journaled[]): Promise<void> => {
     const rows: Insertable<LogsTable>[] = [];
-    const refused: Settlement[] = [];
-    let pending: readonly Settlement[] = settlements;
+    const refused: Journaled[] = [];
+    let pending: readonly Journaled[] = settlements;
     let cause: unknown;
     for (let attempt = 0; pending.length > 0; attempt += 1) {
       if (attempt > 0) {
         if (Date.now() > giveUpAt) break;
         await sleep(retryDelayMs(attempt - 1));
       }
-      const result = await writeOnce(pending);
+      const result = await writeOnce(pending, attempt > 0);
       rows.push(...result.rows);
       refused.push(...result.refused);
       pending = result.away;
       cause = result.error ?? cause;
     }
+    // Not written (still in the journal: the next start replays them), so no longer owed here.
     const lost = [...refused, ...pending];
-    for (const settlement of lost) settled(settlement);
+    for (const entry of lost) settled(entry.settlement);
     // A separate log database: the balances are committed; their rows are written until it answers,
     // in one transaction, so that a try broken half-way leaves no rows to write twice.
     if (!sameDatabase && rows.length > 0)
@@ -167,7 +198,7 @@ export const createSettlementBatcher = (
   };
 
   const settle = (settlement: Settlement): Promise<void> => {
-    queue.push(settlement);
+    queue.push({ seq: journal.append(settlement), settlement });
     batch ??= new Promise<void>((resolve, reject) => {
       setTimeout(() => {
         const settlements = queue;

@@ -7,6 +7,8 @@ import { generateTokenKey } from '../../lib/keys.js';
 import { nowSeconds } from '../../lib/time.js';
 import { bootWith, startTestSluice, type TestSluice } from '../../test-support/test-sluice.js';
 import { testDialects } from '../../test-support/test-databases.js';
+import { randomUUID } from 'node:crypto';
+import { memoryJournal } from './billing-journal.js';
 import { createSettlementBatcher, SettlementsNotWritten } from './settlement-batch.js';
 import type { Settlement } from './settlement-write.js';
 
@@ -39,6 +41,14 @@ const refuseHugeCosts = async (db: Kysely<Tables>, dialect: Dialect) => {
 };
 
 describe.each(testDialects())('a settlement batch the database refuses, on %s', (dialect) => {
+  const batcherOf = (database: Kysely<Tables>) => ({
+    db: database,
+    logDb: database,
+    dialect,
+    journal: memoryJournal(randomUUID()),
+    windowMs: 5,
+    committed: () => undefined,
+  });
   let test: TestSluice;
   let userId: number;
   let tokenId: number;
@@ -129,9 +139,10 @@ describe.each(testDialects())('a settlement batch the database refuses, on %s', 
 
   it('writes the others alone, and charges the refused one its reservation with a log row that says so', async () => {
     const moves: number[] = [];
-    const settle = createSettlementBatcher(db(), db(), 5, (userMoves) =>
-      moves.push(userMoves.get(userId) ?? 0),
-    );
+    const settle = createSettlementBatcher({
+      ...batcherOf(db()),
+      committed: (userMoves) => moves.push(userMoves.get(userId) ?? 0),
+    });
     const settled = [
       settle(settlement('a-good', 100, 70)),
       settle(settlement('b-refused', 100, REFUSED)),
@@ -164,7 +175,7 @@ describe.each(testDialects())('a settlement batch the database refuses, on %s', 
   });
 
   it('writes a batch whole when nothing in it is refused', async () => {
-    const settle = createSettlementBatcher(db(), db(), 5, () => undefined);
+    const settle = createSettlementBatcher(batcherOf(db()));
     await Promise.all([settle(settlement('d', 100, 100)), settle(settlement('e', 100, 40))]);
     expect((await logRows()).map((row) => [row.request_id, Number(row.quota)])).toEqual([
       ['d', 100],
@@ -176,7 +187,7 @@ describe.each(testDialects())('a settlement batch the database refuses, on %s', 
   it('names the settlements it could not write at all, with their amounts (a pool already closed: nothing to wait for)', async () => {
     // Another instance on the same database, closed before it settles (not one the suite closes again).
     const gone = await bootWith(test.database);
-    const settle = createSettlementBatcher(gone.database.db, gone.database.db, 5, () => undefined);
+    const settle = createSettlementBatcher(batcherOf(gone.database.db));
     await gone.close();
     const failure = await settle(settlement('f-lost', 100, 55)).then(
       () => undefined,

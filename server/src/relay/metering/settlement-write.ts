@@ -1,8 +1,11 @@
 /** The SQL of settlements: the balances' moves and the log rows, in one transaction per batch. */
 import { LOG_TYPE } from '@sluice/contract/statuses';
 import { CompiledQuery, type Insertable, type Kysely, type Transaction } from 'kysely';
+import type { Dialect } from '../../db/dsn.js';
 import type { LogsTable, Tables } from '../../db/tables.js';
 import { nowSeconds } from '../../lib/time.js';
+import { reservationStates, takeReservations, type ReservationState } from './reservation-rows.js';
+import { alreadyWritten, markWritten } from './settled-ranges.js';
 
 type Db = Kysely<Tables> | Transaction<Tables>;
 
@@ -21,6 +24,10 @@ export interface Settlement {
   readonly preQuota: number;
   /** What the request costs. */
   readonly quota: number;
+  /** The reservation row of `preQuota` (none when nothing was reserved). */
+  readonly reservationId?: string | undefined;
+  /** A failed request's reservation given back: no request counted, no log row. */
+  readonly release?: true | undefined;
   readonly log?:
     | {
         readonly model: string;
@@ -42,11 +49,27 @@ interface Sums {
   requests: number;
 }
 
-const add = (map: Map<number, Sums>, id: number, balance: number, used: number) => {
+/** A settlement with its journal sequence number. */
+export interface Journaled {
+  readonly seq: number;
+  readonly settlement: Settlement;
+}
+
+export interface WriteScope {
+  readonly dialect: Dialect;
+  /** Whose journal the settlements come from (their sequence numbers are its). */
+  readonly instanceId: string;
+  /** Write the log rows here too (the logs share the database). */
+  readonly logsHere: boolean;
+  /** Skip what is already written: a retry after an unknown outcome, or a replay. */
+  readonly checkWritten: boolean;
+}
+
+const add = (map: Map<number, Sums>, id: number, balance: number, used: number, counted = true) => {
   const sums = map.get(id) ?? { balance: 0, used: 0, requests: 0 };
   sums.balance += balance;
   sums.used += used;
-  sums.requests += 1;
+  if (counted) sums.requests += 1;
   map.set(id, sums);
 };
 
@@ -116,23 +139,55 @@ export const writeLogRows = async (db: Db, rows: readonly Insertable<LogsTable>[
 };
 
 /**
- * Writes many settlements in one transaction: one atomic `col = col ± sum` per user, key and channel
- * (in id order, so that instances never deadlock one another) and multi-row log inserts. Answers
- * the log rows, for a separate log database.
+ * What a settlement does given its reservation's state: as it is while the reservation is held (or
+ * there is none); in full when the recovery released the reservation (a release then does nothing);
+ * nothing when it was already written.
+ */
+const effective = (settlement: Settlement, state: ReservationState | undefined): Settlement | undefined => {
+  if (state === undefined || state === 'held') return settlement;
+  if (state === 'gone' || settlement.release) return undefined;
+  return { ...settlement, preQuota: 0 };
+};
+
+/**
+ * Writes many settlements in one transaction: one atomic `col = col ± sum` per user, key and
+ * channel (in id order, so that instances never deadlock one another), their reservation rows taken
+ * (after the users, as a reservation locks them), multi-row log inserts, and the journal ranges
+ * written. Answers the log rows (for a
+ * separate log database) and each user's balance move.
  */
 export const writeSettlements = async (
   trx: Transaction<Tables>,
-  settlements: readonly Settlement[],
-  logsHere: boolean,
-): Promise<{ rows: Insertable<LogsTable>[]; userMoves: Map<number, number> }> => {
+  journaled: readonly Journaled[],
+  scope: WriteScope,
+): Promise<{ rows: Insertable<LogsTable>[]; userMoves: Map<number, number>; written: number }> => {
+  let todo = journaled;
+  if (scope.checkWritten) {
+    const done = await alreadyWritten(
+      trx,
+      scope.instanceId,
+      journaled.map((entry) => entry.seq),
+    );
+    todo = journaled.filter((entry) => !done.has(entry.seq));
+  }
+  const ids = todo.flatMap((entry) =>
+    entry.settlement.reservationId ? [entry.settlement.reservationId] : [],
+  );
+  const states = await reservationStates(trx, ids);
+  const settlements = todo.flatMap((entry) => {
+    const { reservationId } = entry.settlement;
+    const settlement = effective(entry.settlement, reservationId ? states.get(reservationId) : undefined);
+    return settlement ? [settlement] : [];
+  });
   const users = new Map<number, Sums>();
   const tokens = new Map<number, Sums>();
   const limited = new Set<number>();
   const channels = new Map<number, Sums>();
   for (const settlement of settlements) {
     const { payer, quota } = settlement;
-    add(users, payer.userId, quota - settlement.preQuota, quota);
-    add(tokens, payer.tokenId, quota - settlement.preQuota, quota);
+    const counted = !settlement.release;
+    add(users, payer.userId, quota - settlement.preQuota, quota, counted);
+    add(tokens, payer.tokenId, quota - settlement.preQuota, quota, counted);
     if (!payer.unlimited) limited.add(payer.tokenId);
     if (quota !== 0) add(channels, settlement.channelId, 0, quota);
   }
@@ -164,7 +219,17 @@ export const writeSettlements = async (
       .set((eb) => ({ used_quota: eb('used_quota', '+', sums.used) }))
       .where('id', '=', id)
       .execute();
+  await takeReservations(trx, states);
   const rows = settlements.map((settlement) => logRow(settlement, now)).filter((row) => row !== undefined);
-  if (logsHere) await writeLogRows(trx, rows);
-  return { rows, userMoves: new Map([...users].map(([id, sums]) => [id, -sums.balance])) };
+  if (scope.logsHere) await writeLogRows(trx, rows);
+  await markWritten(
+    trx,
+    scope.instanceId,
+    todo.map((entry) => entry.seq),
+  );
+  return {
+    rows,
+    userMoves: new Map([...users].map(([id, sums]) => [id, -sums.balance])),
+    written: todo.length,
+  };
 };

@@ -117,7 +117,7 @@ const speechAnswer = (answer: Answer): RelayReply => {
           false,
           false,
         )
-      : deps.track(deps.billing.release(admission.payer, admission.reserved)),
+      : deps.track(deps.billing.release(admission.payer, admission.reserved, admission.reservationId)),
   );
   return reply(audio, answer.response.status, requestIdOf(answer), {
     'content-type': answer.contentType || 'audio/mpeg',

@@ -46,6 +46,7 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
       username: auth.user.username,
       tokenName: auth.token.name ?? '',
       reserved: admission.reserved,
+      reservationId: admission.reservationId,
       requestId: call.requestId,
       startedAt,
       logged: options.LogConsumeEnabled,
@@ -62,7 +63,7 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
       return answer;
     } catch (error) {
       if (!(error instanceof AttemptFailure)) {
-        await deps.billing.release(admission.payer, admission.reserved);
+        deps.track(deps.billing.release(admission.payer, admission.reserved, admission.reservationId));
         throw error;
       }
       failure = error.error;
@@ -81,6 +82,6 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
       if (!error.retryable) break;
     }
   }
-  await deps.billing.release(admission.payer, admission.reserved);
+  deps.track(deps.billing.release(admission.payer, admission.reserved, admission.reservationId));
   throw finalFailure(failure, request.model, admission.group);
 };

@@ -187,6 +187,8 @@ describe('relay modes: embeddings, completions, moderations, images, audio, Azur
     expect(mapped.status).toBe(400);
     expect(mapped.json.error).toMatchObject({ code: 'size_not_supported' });
     expect(upstream.requests).toHaveLength(before);
+    // The reservation goes back through the settlements (written a few milliseconds later).
+    await fixture.test.sluice.idle();
     expect((await userCounters(db(), artist.userId)).quota).toBe(100_000);
   });
 

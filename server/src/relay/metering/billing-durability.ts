@@ -1,0 +1,75 @@
+/**
+ * What makes billing survive a crash, opened at start: this instance's lease, its journal, and a
+ * first recovery pass (a previous process's journal replayed, dead instances' reservations freed)
+ * before the instance takes any request.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Dialect } from '../../db/dsn.js';
+import type { Tables } from '../../db/tables.js';
+import { fileJournal, memoryJournal, thisOwner, type BillingJournal } from './billing-journal.js';
+import { createBillingRecovery } from './billing-recovery.js';
+import { createInstanceLease, DEFAULT_LEASE, type LeaseTiming } from './instance-lease.js';
+import { forgetWritten } from './settled-ranges.js';
+
+export interface DurabilityDeps {
+  readonly db: Kysely<Tables>;
+  readonly logDb: Kysely<Tables>;
+  readonly dialect: Dialect;
+  /** undefined: the journal is kept in memory (a crash loses what is not yet written). */
+  readonly journalDir: string | undefined;
+  readonly logger: Logger;
+  readonly lease?: LeaseTiming;
+}
+
+export interface BillingDurability {
+  readonly journal: BillingJournal;
+  /** A recovery pass (every instance runs one every few seconds), and old journal ranges forgotten. */
+  recover(): Promise<void>;
+  /** After the last settlement: the journal closed, the lease ended (its row removed when nothing waits). */
+  close(): Promise<void>;
+}
+
+export const openBillingDurability = async (deps: DurabilityDeps): Promise<BillingDurability> => {
+  const owner = thisOwner(randomUUID());
+  const lease = createInstanceLease(deps.db, owner, deps.logger, deps.lease ?? DEFAULT_LEASE);
+  await lease.register();
+  let journal: BillingJournal;
+  if (deps.journalDir === undefined) journal = memoryJournal(owner.instanceId);
+  else {
+    try {
+      mkdirSync(deps.journalDir, { recursive: true });
+      journal = fileJournal(deps.journalDir, owner);
+    } catch (error) {
+      await lease.end(true);
+      throw new Error(
+        `the billing journal cannot be written in ${deps.journalDir} (set BILLING_JOURNAL_DIR to a writable folder, or to off)`,
+        { cause: error },
+      );
+    }
+  }
+  const recovery = createBillingRecovery({ ...deps, self: owner });
+  try {
+    await recovery.run();
+  } catch (error) {
+    journal.close();
+    await lease.end(true);
+    throw error;
+  }
+  lease.start();
+  return {
+    journal,
+    recover: async () => {
+      await recovery.run();
+      await forgetWritten(deps.db, owner.instanceId, journal.oldestKept());
+    },
+    close: async () => {
+      const waiting = journal.pending();
+      journal.close();
+      if (waiting === 0) await forgetWritten(deps.db, owner.instanceId);
+      await lease.end(waiting === 0);
+    },
+  };
+};

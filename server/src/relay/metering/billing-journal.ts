@@ -1,0 +1,203 @@
+/**
+ * The billing journal: each settlement is appended to a local file before its answer's last byte,
+ * so that a process killed before the settlement reached the database (kill -9, OOM) loses no
+ * answered request's billing: the next start on this host replays what the database lacks.
+ *
+ * A journal is a series of segment files `<instance>.<first seq>.jsonl` in one directory: a header
+ * line naming the instance, its host, pid and start, then one line per settlement (`{"s":seq,"t":…}`).
+ * A segment is deleted once every settlement in it is written; the database keeps which sequence
+ * numbers are written (`sluice_settled`), in the same transaction as the settlements themselves.
+ * Appends are plain writes: they survive the process, not the machine (no fsync per request).
+ */
+import { closeSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { parseJson } from '@sluice/contract/parse-json';
+import { z } from 'zod';
+import type { Settlement } from './settlement-write.js';
+
+export interface BillingJournal {
+  readonly instanceId: string;
+  /** Records a settlement before its answer ends: its sequence number. */
+  append(settlement: Settlement): number;
+  /** These settlements are committed (or charged otherwise): their segment may go. */
+  written(seqs: readonly number[]): void;
+  /** The first sequence number any kept segment holds: marks below it are needed no more. */
+  oldestKept(): number;
+  /** Whether settlements are still waiting to be written. */
+  pending(): number;
+  close(): void;
+}
+
+/** Who wrote a journal: enough to tell on this host whether it still lives. */
+export interface JournalOwner {
+  readonly instanceId: string;
+  readonly host: string;
+  readonly pid: number;
+  /** Milliseconds since the epoch when the owning process started. */
+  readonly startedAt: number;
+}
+
+/** A new segment is begun past this size; the old one goes once all its settlements are written. */
+const SEGMENT_BYTES = 8 * 1024 * 1024;
+
+/** A segment's name; `.recovering` when a recovery claimed it. */
+const SEGMENT_NAME = /^([0-9a-f-]{36})\.(\d+)\.jsonl(\.recovering)?$/;
+
+/** When this process started (its instance rows and journals carry it). */
+export const processStartedAt = (): number => Math.round(performance.timeOrigin);
+
+/** The owner of this process's journal. */
+export const thisOwner = (instanceId: string): JournalOwner => ({
+  instanceId,
+  host: hostname(),
+  pid: process.pid,
+  startedAt: processStartedAt(),
+});
+
+/** A journal kept in memory only (tests, and `BILLING_JOURNAL_DIR=off`): sequence numbers, no file. */
+export const memoryJournal = (instanceId: string): BillingJournal => {
+  let next = 1;
+  const waiting = new Set<number>();
+  return {
+    instanceId,
+    append: () => {
+      waiting.add(next);
+      return next++;
+    },
+    written: (seqs) => {
+      for (const seq of seqs) waiting.delete(seq);
+    },
+    oldestKept: () => {
+      for (const seq of waiting) return seq;
+      return next;
+    },
+    pending: () => waiting.size,
+    close: () => undefined,
+  };
+};
+
+/** Opens this instance's journal in `dir` (which exists and is writable). */
+export const fileJournal = (dir: string, owner: JournalOwner): BillingJournal => {
+  let next = 1;
+  /** Unwritten settlements by seq; insertion order is seq order, so the first is the oldest. */
+  const waiting = new Set<number>();
+  /** Segments oldest first: their first seq and file; the last is the one appended to. */
+  const segments: { first: number; path: string; fd: number; bytes: number }[] = [];
+
+  const begin = () => {
+    const path = join(dir, `${owner.instanceId}.${next}.jsonl`);
+    const fd = openSync(path, 'a');
+    const header = `${JSON.stringify({ owner })}\n`;
+    writeSync(fd, header);
+    segments.push({ first: next, path, fd, bytes: header.length });
+  };
+
+  /** Deletes the segments (not the current one) whose settlements are all written. */
+  const prune = () => {
+    const oldest = waiting.values().next().value ?? next;
+    while (segments.length > 1) {
+      const [segment, following] = segments as [(typeof segments)[number], (typeof segments)[number]];
+      if (following.first > oldest) break;
+      closeSync(segment.fd);
+      unlinkSync(segment.path);
+      segments.shift();
+    }
+  };
+
+  begin();
+  return {
+    instanceId: owner.instanceId,
+    append: (settlement) => {
+      let current = segments[segments.length - 1];
+      if (!current || current.bytes > SEGMENT_BYTES) {
+        begin();
+        current = segments[segments.length - 1];
+      }
+      const seq = next++;
+      const line = `{"s":${seq},"t":${JSON.stringify(settlement)}}\n`;
+      if (current) current.bytes += writeSync(current.fd, line);
+      waiting.add(seq);
+      return seq;
+    },
+    written: (seqs) => {
+      for (const seq of seqs) waiting.delete(seq);
+      if (segments.length > 1) prune();
+    },
+    oldestKept: () => segments[0]?.first ?? next,
+    pending: () => waiting.size,
+    close: () => {
+      for (const segment of segments) closeSync(segment.fd);
+      // Everything written: nothing for a restart to replay.
+      if (waiting.size === 0) for (const segment of segments) unlinkSync(segment.path);
+      segments.length = 0;
+    },
+  };
+};
+
+const payerSchema = z.object({ userId: z.number().int(), tokenId: z.number().int(), unlimited: z.boolean() });
+const settlementSchema = z.object({
+  payer: payerSchema,
+  username: z.string(),
+  tokenName: z.string(),
+  channelId: z.number().int(),
+  preQuota: z.number().int(),
+  quota: z.number().int(),
+  reservationId: z.string().optional(),
+  release: z.literal(true).optional(),
+  log: z
+    .object({
+      model: z.string(),
+      promptTokens: z.number().int(),
+      completionTokens: z.number().int(),
+      content: z.string(),
+      requestId: z.string(),
+      elapsedMs: z.number().int(),
+      stream: z.boolean(),
+      systemPromptReset: z.boolean(),
+    })
+    .optional(),
+});
+const entrySchema = z.object({ s: z.number().int().positive(), t: settlementSchema });
+const headerSchema = z.object({
+  owner: z.object({
+    instanceId: z.string(),
+    host: z.string(),
+    pid: z.number().int(),
+    startedAt: z.number(),
+  }),
+});
+
+export interface JournalSegment {
+  readonly path: string;
+  readonly instanceId: string;
+}
+
+/** The journal segments in `dir`, of any instance, claimed or not. */
+export const journalSegments = (dir: string): JournalSegment[] =>
+  readdirSync(dir).flatMap((name) => {
+    const match = SEGMENT_NAME.exec(name);
+    return match?.[1] ? [{ path: join(dir, name), instanceId: match[1] }] : [];
+  });
+
+export interface ReadSegment {
+  readonly owner: JournalOwner | undefined;
+  readonly entries: { seq: number; settlement: Settlement }[];
+  /** Lines that did not parse (a write cut short by the kill, at the end): skipped. */
+  readonly skipped: number;
+}
+
+/** Reads a segment; a torn or foreign line is skipped and counted. */
+export const readSegment = (path: string): ReadSegment => {
+  const lines = readFileSync(path, 'utf8').split('\n');
+  const header = headerSchema.safeParse(parseJson(lines[0] ?? ''));
+  const entries: { seq: number; settlement: Settlement }[] = [];
+  let skipped = 0;
+  for (const line of lines.slice(1)) {
+    if (line === '') continue;
+    const entry = entrySchema.safeParse(parseJson(line));
+    if (entry.success) entries.push({ seq: entry.data.s, settlement: entry.data.t });
+    else skipped += 1;
+  }
+  return { owner: header.success ? header.data.owner : undefined, entries, skipped };
+};
