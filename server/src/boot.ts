@@ -198,6 +198,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       while (pending.size > 0) await Promise.allSettled([...pending]);
     };
     const timers: NodeJS.Timeout[] = [];
+    let closing: Promise<void> | undefined;
     const openCache = cache;
     return {
       app,
@@ -232,17 +233,19 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
         });
       },
       idle,
-      close: async () => {
-        for (const timer of timers) clearInterval(timer);
-        // Settlements still wait a little for a database that is away, then are logged as lost.
-        relay.billing.stopRetrying();
-        await idle();
-        await opened.close();
-        await upstream.close();
-        await openCache.close();
-        if (logs !== main) await logs.close();
-        await main.close();
-      },
+      // Once: a second call waits for the first.
+      close: () =>
+        (closing ??= (async () => {
+          for (const timer of timers) clearInterval(timer);
+          // Settlements still wait a little for a database that is away, then stay in the journal.
+          relay.billing.stopRetrying();
+          await idle();
+          await opened.close();
+          await upstream.close();
+          await openCache.close();
+          if (logs !== main) await logs.close();
+          await main.close();
+        })()),
     };
   } catch (error) {
     await durability?.close().catch(() => undefined);

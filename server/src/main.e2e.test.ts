@@ -1,23 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createServer, request, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
+import { request, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBuiltServer } from './test-support/built-server.js';
 import { startOpenAiDouble, type OpenAiDouble } from './test-support/openai-double.js';
 import { startRelayFixture, type RelayFixture, type RelayUser } from './test-support/relay-fixture.js';
 import { consumeLogs } from './test-support/relay-helpers.js';
-
-/** The built server, as `npm start` runs it (`npm test` builds before it tests). */
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-
-const freePort = async (): Promise<number> => {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((done) => server.close(done));
-  return port;
-};
 
 /** A streamed chat on its own keep-alive connection: the status, then the whole body as it ends. */
 const streamChat = (port: number, key: string) =>
@@ -79,30 +66,9 @@ describe('SIGTERM', () => {
   });
 
   it('drains the streams in flight to their end (past 10 s), closes connections cleanly, bills them all, and exits 0', async () => {
-    expect(existsSync(MAIN), `${MAIN} (npm run build)`).toBe(true);
-    const port = await freePort();
-    child = spawn(process.execPath, [MAIN], {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        SQL_DSN: '',
-        SQLITE_PATH: fixture.test.database.location,
-        REDIS_CONN_STRING: '',
-        SESSION_SECRET: 'test-session-secret',
-        GLOBAL_API_RATE_LIMIT: '100000',
-        CRITICAL_RATE_LIMIT: '100000',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<number | null>((done) => child?.once('exit', (code) => done(code)));
-    await new Promise<void>((done, fail) => {
-      let out = '';
-      child?.stdout?.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        if (out.includes('Sluice listening')) done();
-      });
-      void exited.then((code) => fail(new Error(`Sluice exited with ${code} before listening: ${out}`)));
-    });
+    const server = await startBuiltServer({ SQL_DSN: '', SQLITE_PATH: fixture.test.database.location });
+    child = server.child;
+    const { port, exited } = server;
 
     // Four streams, each held by the upstream after its first chunk.
     let release: () => void = () => undefined;

@@ -39,7 +39,7 @@ export interface JournalOwner {
 }
 
 /** A new segment is begun past this size; the old one goes once all its settlements are written. */
-const SEGMENT_BYTES = 8 * 1024 * 1024;
+export const SEGMENT_BYTES = 8 * 1024 * 1024;
 
 /** A segment's name; `.recovering` when a recovery claimed it. */
 const SEGMENT_NAME = /^([0-9a-f-]{36})\.(\d+)\.jsonl(\.recovering)?$/;
@@ -78,7 +78,11 @@ export const memoryJournal = (instanceId: string): BillingJournal => {
 };
 
 /** Opens this instance's journal in `dir` (which exists and is writable). */
-export const fileJournal = (dir: string, owner: JournalOwner): BillingJournal => {
+export const fileJournal = (
+  dir: string,
+  owner: JournalOwner,
+  segmentBytes = SEGMENT_BYTES,
+): BillingJournal => {
   let next = 1;
   /** Unwritten settlements by seq; insertion order is seq order, so the first is the oldest. */
   const waiting = new Set<number>();
@@ -110,7 +114,7 @@ export const fileJournal = (dir: string, owner: JournalOwner): BillingJournal =>
     instanceId: owner.instanceId,
     append: (settlement) => {
       let current = segments[segments.length - 1];
-      if (!current || current.bytes > SEGMENT_BYTES) {
+      if (!current || current.bytes > segmentBytes) {
         begin();
         current = segments[segments.length - 1];
       }
