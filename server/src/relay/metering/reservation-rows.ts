@@ -7,7 +7,6 @@
 import type { Transaction } from 'kysely';
 import type { Tables } from '../../db/tables.js';
 import { nowSeconds } from '../../lib/time.js';
-import type { Payer } from './settlement-write.js';
 
 /** What a settlement finds of its reservation. */
 export type ReservationState = 'held' | 'released' | 'gone';
@@ -16,7 +15,7 @@ export const insertReservation = (
   trx: Transaction<Tables>,
   id: string,
   instanceId: string,
-  payer: Payer,
+  payer: { readonly userId: number; readonly tokenId: number; readonly unlimited: boolean },
   quota: number,
 ) =>
   trx
