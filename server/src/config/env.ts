@@ -24,6 +24,10 @@ export interface Config {
   readonly initialRootAccessToken: string;
   readonly frontendBaseUrl: string;
   readonly webDistPath: string;
+  /**
+   * one-api's RELAY_TIMEOUT: the upstream call's timeout in seconds (0 = Sluice's defaults, see
+   * relay/upstream/upstream.ts); a fraction is allowed.
+   */
   readonly relayTimeoutSeconds: number;
   /**
    * Where each settlement is journaled before its answer ends (a crash then loses no billing):
@@ -79,6 +83,17 @@ const fraction = z
   .refine((value) => value !== '' && value !== '.', 'must be a number from 0 to 1')
   .transform(Number)
   .refine((value) => value >= 0 && value <= 1, 'must be a number from 0 to 1');
+
+/**
+ * Seconds, whole or with a fraction (`0.5`), up to what a timer can wait (2³¹ - 1 ms). one-api's
+ * RELAY_TIMEOUT is whole seconds; a fraction is accepted too (tests wait 200 ms, not seconds).
+ */
+const seconds = z
+  .string()
+  .trim()
+  .regex(/^(\d+(\.\d{0,3})?|\.\d{1,3})$/, 'must be a number of seconds ≥ 0 (at most 3 decimals)')
+  .transform(Number)
+  .refine((value) => value * 1000 <= 2_147_483_647, 'is too large (at most 2147483 seconds)');
 
 const port = nonNegativeInt.refine((value) => value >= 1 && value <= 65535, 'must be a port number 1-65535');
 
@@ -163,7 +178,7 @@ const variables = {
   FRONTEND_BASE_URL: { schema: z.string().trim(), fallback: '' },
   WEB_DIST_PATH: { schema: z.string().trim(), fallback: '' },
   BILLING_JOURNAL_DIR: { schema: z.string().trim(), fallback: '' },
-  RELAY_TIMEOUT: { schema: nonNegativeInt, fallback: '0' },
+  RELAY_TIMEOUT: { schema: seconds, fallback: '0' },
   RELAY_PROXY: { schema: proxyUrl, fallback: '' },
   GEMINI_VERSION: {
     schema: z

@@ -38,17 +38,26 @@ export const upstreamError = (
 };
 
 /**
+ * undici's timeouts (connect, first byte, idle between chunks: upstream.ts), and a proxy's, by code
+ * or by name.
+ */
+const isTimeout = (error: unknown): boolean =>
+  error instanceof Error &&
+  (/^UND_ERR_(CONNECT|HEADERS|BODY)_TIMEOUT$/.test(String((error as { code?: unknown }).code)) ||
+    /timeout/i.test(error.name + error.message));
+
+/**
  * A call that failed on the way (refused, reset, timed out, or broken off in the middle of the
- * answer): worth another channel, unless the client itself went away.
+ * answer): worth another channel, unless the client itself went away. A timeout is a 504.
  */
 export const transportFailure = (error: unknown, clientGone: boolean): Error => {
   if (clientGone) return relayError(499, 'client_closed', 'the client closed the request');
-  const timedOut = error instanceof Error && /timeout/i.test(error.name + error.message);
+  const timedOut = isTimeout(error);
   return new AttemptFailure(
     relayError(
       timedOut ? 504 : 502,
       'do_request_failed',
-      timedOut ? 'the upstream did not answer in time' : 'the upstream could not be reached',
+      timedOut ? 'the upstream did not answer in time' : 'the upstream could not be reached or broke off',
     ),
     true,
   );

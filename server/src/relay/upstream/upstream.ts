@@ -92,17 +92,63 @@ class UpstreamCall implements Dispatcher.DispatchHandler {
   }
 }
 
+/** How long an upstream call may take, step by step, in milliseconds. */
+export interface UpstreamTimeouts {
+  /** To open the connection (TCP and TLS). */
+  readonly connectMs: number;
+  /** From the request sent to the answer's headers. */
+  readonly firstByteMs: number;
+  /** Between two chunks of the answer's body (a stream's silence; the first chunk too). */
+  readonly idleMs: number;
+}
+
 /**
- * One keep-alive connection pool for every upstream call; timeouts from RELAY_TIMEOUT (0 = none).
+ * The defaults when RELAY_TIMEOUT is not set. Connect: 10 s, as undici's own default (a provider
+ * that cannot take a connection in 10 s is down; the next channel gets the request). First byte:
+ * 600 s, because a non-streamed request to a reasoning model (o1-pro, o3, Claude or Gemini thinking
+ * at length) gets its headers only with the whole answer, after minutes; 600 s is the default
+ * timeout of OpenAI's and Anthropic's own SDKs, so Sluice never gives up before a client using
+ * them would. Idle: 300 s between two chunks of a body (undici's default): a stream can be silent
+ * while the model thinks before its first token, never for that long once it writes.
+ */
+export const DEFAULT_UPSTREAM_TIMEOUTS: UpstreamTimeouts = {
+  connectMs: 10_000,
+  firstByteMs: 600_000,
+  idleMs: 300_000,
+};
+
+/**
+ * The timeouts for one-api's RELAY_TIMEOUT (seconds; 0 = unset, the defaults): when set it is the
+ * call's timeout, so the first byte's and every chunk's, and caps the connect timeout.
+ */
+export const upstreamTimeouts = (
+  relayTimeoutSeconds: number,
+  defaults: UpstreamTimeouts = DEFAULT_UPSTREAM_TIMEOUTS,
+): UpstreamTimeouts => {
+  if (!(relayTimeoutSeconds > 0)) return defaults;
+  const timeout = Math.max(1, Math.round(relayTimeoutSeconds * 1000));
+  return { connectMs: Math.min(defaults.connectMs, timeout), firstByteMs: timeout, idleMs: timeout };
+};
+
+/**
+ * One keep-alive connection pool for every upstream call. `timeouts` is RELAY_TIMEOUT in seconds
+ * (upstreamTimeouts: 0 = the defaults) or the timeouts themselves (tests give short ones). A call
+ * that times out fails with undici's ConnectTimeoutError, HeadersTimeoutError or BodyTimeoutError.
  * With RELAY_PROXY every call goes through that proxy: http:// targets as forward-proxy requests,
  * https:// ones through a CONNECT tunnel; socks5:// proxies are spoken to as such.
  */
-export const createUpstream = (timeoutSeconds: number, proxyUrl = '') => {
-  const timeout = timeoutSeconds * 1000;
-  const pool = { keepAliveTimeout: 30_000, connections: 512, headersTimeout: timeout, bodyTimeout: timeout };
+export const createUpstream = (timeouts: number | Partial<UpstreamTimeouts> = 0, proxyUrl = '') => {
+  const { connectMs, firstByteMs, idleMs } =
+    typeof timeouts === 'number' ? upstreamTimeouts(timeouts) : { ...DEFAULT_UPSTREAM_TIMEOUTS, ...timeouts };
+  const pool = {
+    keepAliveTimeout: 30_000,
+    connections: 512,
+    headersTimeout: firstByteMs,
+    bodyTimeout: idleMs,
+  };
   const agent: Dispatcher =
     proxyUrl === ''
-      ? new Agent({ ...pool, connect: { timeout: timeout > 0 ? Math.min(timeout, 30_000) : 30_000 } })
+      ? new Agent({ ...pool, connect: { timeout: connectMs } })
       : new ProxyAgent({ ...pool, uri: proxyUrl, proxyTunnel: false });
 
   // Origin and path of each upstream URL, parsed once (undici parses a URL on every call).
@@ -129,7 +175,7 @@ export const createUpstream = (timeoutSeconds: number, proxyUrl = '') => {
     return new Promise((resolve, reject) => {
       // Timeouts per call too: a proxy's own pools (socks5, http targets) do not take the agent's.
       agent.dispatch(
-        { origin, path, method, headers, body, headersTimeout: timeout, bodyTimeout: timeout },
+        { origin, path, method, headers, body, headersTimeout: firstByteMs, bodyTimeout: idleMs },
         new UpstreamCall(signal, resolve, reject),
       );
     });

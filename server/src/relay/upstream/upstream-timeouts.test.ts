@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClientLink } from '../http/client-link.js';
+import { AttemptFailure, transportFailure } from '../pipeline/upstream-error.js';
+import { listenHandler, type Handler } from '../../test-support/listen.js';
+import { DEFAULT_UPSTREAM_TIMEOUTS, createUpstream, upstreamTimeouts } from './upstream.js';
+
+let handler: Handler = (_request, _body, response) => {
+  response.end();
+};
+let server: Awaited<ReturnType<typeof listenHandler>>;
+beforeAll(async () => {
+  server = await listenHandler((request, body, response) => handler(request, body, response));
+});
+afterAll(() => server.close());
+
+/**
+ * What a call's promise settled with, and after how many milliseconds. undici keeps its header and
+ * body timeouts on a coarse clock (one tick every ~500 ms, cheaper than a timer per call), so a
+ * 200 ms timeout fires within about a second.
+ */
+const settled = async <T>(work: Promise<T>): Promise<{ error: unknown; ms: number }> => {
+  const started = performance.now();
+  const error = await work.then(
+    () => undefined,
+    (failure: unknown) => failure,
+  );
+  return { error, ms: performance.now() - started };
+};
+
+describe('upstreamTimeouts', () => {
+  it('gives the defaults without RELAY_TIMEOUT: connect 10 s, first byte 600 s, idle 300 s', () => {
+    expect(upstreamTimeouts(0)).toEqual({ connectMs: 10_000, firstByteMs: 600_000, idleMs: 300_000 });
+    expect(DEFAULT_UPSTREAM_TIMEOUTS).toEqual(upstreamTimeouts(0));
+  });
+
+  it('lets RELAY_TIMEOUT (seconds, a fraction allowed) override the first byte and idle, and cap connect', () => {
+    expect(upstreamTimeouts(120)).toEqual({ connectMs: 10_000, firstByteMs: 120_000, idleMs: 120_000 });
+    expect(upstreamTimeouts(0.25)).toEqual({ connectMs: 250, firstByteMs: 250, idleMs: 250 });
+  });
+});
+
+describe('createUpstream timeouts', () => {
+  it('fails a call whose upstream accepts and never answers at the first-byte timeout, as a 504 worth another channel', async () => {
+    handler = () => undefined;
+    const upstream = createUpstream({ firstByteMs: 200 });
+    try {
+      const { error, ms } = await settled(
+        upstream.send({ url: `${server.url}/hang`, headers: {}, body: '{}' }, new ClientLink()),
+      );
+      expect((error as { code?: string }).code).toBe('UND_ERR_HEADERS_TIMEOUT');
+      expect(ms).toBeGreaterThanOrEqual(150);
+      expect(ms).toBeLessThan(3000);
+      const failure = transportFailure(error, false);
+      expect(failure).toBeInstanceOf(AttemptFailure);
+      expect((failure as AttemptFailure).retryable).toBe(true);
+      expect((failure as AttemptFailure).error).toMatchObject({ status: 504, code: 'do_request_failed' });
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it('fails a body that falls silent at the idle timeout, before or between its chunks', async () => {
+    handler = (_request, _body, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('data: {"n":1}\n\n');
+    };
+    const upstream = createUpstream({ idleMs: 200 });
+    try {
+      const answer = await upstream.send(
+        { url: `${server.url}/silent`, headers: {}, body: '{}' },
+        new ClientLink(),
+      );
+      expect((await answer.body.next())?.toString()).toBe('data: {"n":1}\n\n');
+      const { error, ms } = await settled(answer.body.next());
+      expect((error as { code?: string }).code).toBe('UND_ERR_BODY_TIMEOUT');
+      expect(ms).toBeLessThan(3000);
+      expect((transportFailure(error, false) as AttemptFailure).error.status).toBe(504);
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it('takes RELAY_TIMEOUT in seconds over the defaults', async () => {
+    handler = () => undefined;
+    const upstream = createUpstream(0.2);
+    try {
+      const { error, ms } = await settled(
+        upstream.send({ url: `${server.url}/hang`, headers: {}, body: '{}' }, new ClientLink()),
+      );
+      expect((error as { code?: string }).code).toBe('UND_ERR_HEADERS_TIMEOUT');
+      expect(ms).toBeLessThan(3000);
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it('still answers a client that left before the timeout as a client that left (499), not a timeout', async () => {
+    handler = () => undefined;
+    const upstream = createUpstream({ firstByteMs: 5_000 });
+    try {
+      const client = new ClientLink();
+      const call = upstream.send({ url: `${server.url}/hang`, headers: {}, body: '{}' }, client);
+      setTimeout(() => client.abort(), 50);
+      const { error, ms } = await settled(call);
+      expect(ms).toBeLessThan(1000);
+      expect(transportFailure(error, client.aborted)).toMatchObject({ status: 499 });
+    } finally {
+      await upstream.close();
+    }
+  });
+});
