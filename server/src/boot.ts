@@ -111,6 +111,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       logger,
     });
     durability = opened;
+    const metrics = createMetrics();
     const upstream = createUpstream(config.relayTimeoutSeconds, config.relayProxy);
     const adaptorSettings = { geminiVersion: config.geminiVersion, geminiSafety: config.geminiSafetySetting };
     const rootNotifier = createRootNotifier({ db: main.db, options, mailer: services.mailer, logger, track });
@@ -180,12 +181,12 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
         dialect: main.dialect,
         changes: services.changes,
         journal: opened.journal,
+        lag: metrics.billingLag,
       }),
       upstream,
       logger,
       track,
     };
-    const metrics = createMetrics();
     const app = createApp({
       services,
       logger,

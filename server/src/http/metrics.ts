@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { registerHttpMetrics } from './http-metrics.js';
 
 export interface Metrics {
@@ -9,6 +9,8 @@ export interface Metrics {
   readonly observe: (surface: string, method: string, route: string, status: number, seconds: number) => void;
   /** Counts a check the per-IP limiter let through because its store (Redis) did not answer. */
   readonly limiterFailedOpen: () => void;
+  /** Observes the seconds from an answer's end to its settlement's commit. */
+  readonly billingLag: (seconds: number) => void;
 }
 
 const surfaceOf = (path: string): string =>
@@ -30,10 +32,17 @@ export const createMetrics = (): Metrics => {
     help: 'Requests the per-IP rate limiter let through because its store (Redis) could not answer',
     registers: [registry],
   });
+  const lag = new Histogram({
+    name: 'sluice_billing_lag_seconds',
+    help: 'Seconds from the end of an answer to the commit of its settlement (balances and log row)',
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
   return {
     registry,
     observe,
     limiterFailedOpen: () => failedOpen.inc(),
+    billingLag: (seconds) => lag.observe(seconds),
     middleware: async (c, next) => {
       const started = performance.now();
       await next();

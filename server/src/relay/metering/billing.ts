@@ -25,6 +25,8 @@ export interface BillingOptions {
   readonly changes: ChangeFeed;
   /** Where settlements are recorded before their answer ends (boot: a file; tests: memory). */
   readonly journal?: BillingJournal | undefined;
+  /** Told the seconds from each answer's end to its settlement's commit (the billing lag). */
+  readonly lag?: ((seconds: number) => void) | undefined;
 }
 
 /**
@@ -56,6 +58,8 @@ export const createBilling = (options: BillingOptions) => {
     if (amount <= 0) return undefined;
     const id = randomUUID();
     await db.transaction().execute(async (trx) => {
+      // The row first: the user's row, which every request of the user needs, is locked last.
+      await insertReservation(trx, id, journal.instanceId, payer, amount);
       const user = await trx
         .updateTable('users')
         .set((eb) => ({ quota: eb('quota', '-', amount) }))
@@ -74,7 +78,6 @@ export const createBilling = (options: BillingOptions) => {
         if (Number(token.numUpdatedRows) !== 1)
           throw relayError(403, 'pre_consume_token_quota_failed', 'token quota is not enough');
       }
-      await insertReservation(trx, id, journal.instanceId, payer, amount);
     });
     moveCached(payer.userId, -amount);
     return id;
@@ -102,6 +105,7 @@ export const createBilling = (options: BillingOptions) => {
       for (const [userId, amount] of userMoves) moveCached(userId, amount);
     },
     settled: (settlement) => owe(settlement.payer.userId, settlement.preQuota - settlement.quota),
+    lag: options.lag,
   });
   /**
    * Charges the real cost: the difference to the reservation, the counters, the log row; journaled

@@ -75,6 +75,8 @@ export interface BatcherOptions {
   readonly committed: (userMoves: ReadonlyMap<number, number>) => void;
   /** Told of each settlement as its balances are committed (or it is given up): no longer owed. */
   readonly settled?: (settlement: Settlement) => void;
+  /** Told, for each settlement committed, the seconds from its answer's end to its commit. */
+  readonly lag?: ((seconds: number) => void) | undefined;
 }
 
 /**
@@ -99,6 +101,16 @@ export interface BatcherOptions {
 export const createSettlementBatcher = (options: BatcherOptions): SettlementBatcher => {
   const { db, logDb, dialect, journal, windowMs, committed } = options;
   const settled = options.settled ?? (() => undefined);
+  /** When each settlement waiting was queued (performance.now()), for the lag. */
+  const queuedAt = new Map<number, number>();
+  const measured = (entries: readonly Journaled[], committed: boolean) => {
+    const now = performance.now();
+    for (const { seq } of entries) {
+      const at = queuedAt.get(seq);
+      queuedAt.delete(seq);
+      if (committed && at !== undefined) options.lag?.((now - at) / 1000);
+    }
+  };
   const sameDatabase = db === logDb;
   const scope = { dialect, instanceId: journal.instanceId, logsHere: sameDatabase };
   let queue: Journaled[] = [];
@@ -120,6 +132,7 @@ export const createSettlementBatcher = (options: BatcherOptions): SettlementBatc
       .execute((trx) => writeSettlements(trx, entries, { ...scope, checkWritten }));
     committed(userMoves);
     journal.written(entries.map((entry) => entry.seq));
+    measured(entries, true);
     return rows;
   };
 
@@ -190,6 +203,7 @@ export const createSettlementBatcher = (options: BatcherOptions): SettlementBatc
     // Not written (still in the journal: the next start replays them), so no longer owed here.
     const lost = [...refused, ...pending];
     for (const entry of lost) settled(entry.settlement);
+    measured(lost, false);
     // A separate log database: the balances are committed; their rows are written until it answers,
     // in one transaction, so that a try broken half-way leaves no rows to write twice.
     if (!sameDatabase && rows.length > 0)
@@ -198,7 +212,9 @@ export const createSettlementBatcher = (options: BatcherOptions): SettlementBatc
   };
 
   const settle = (settlement: Settlement): Promise<void> => {
-    queue.push({ seq: journal.append(settlement), settlement });
+    const seq = journal.append(settlement);
+    queuedAt.set(seq, performance.now());
+    queue.push({ seq, settlement });
     batch ??= new Promise<void>((resolve, reject) => {
       setTimeout(() => {
         const settlements = queue;

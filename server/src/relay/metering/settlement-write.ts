@@ -4,6 +4,7 @@ import { CompiledQuery, type Insertable, type Kysely, type Transaction } from 'k
 import type { Dialect } from '../../db/dsn.js';
 import type { LogsTable, Tables } from '../../db/tables.js';
 import { nowSeconds } from '../../lib/time.js';
+import { createBalanceMoves, type Sums } from './balance-moves.js';
 import { reservationStates, takeReservations, type ReservationState } from './reservation-rows.js';
 import { alreadyWritten, markWritten } from './settled-ranges.js';
 
@@ -40,13 +41,6 @@ export interface Settlement {
         readonly systemPromptReset: boolean;
       }
     | undefined;
-}
-
-interface Sums {
-  /** What the balance moves by: cost minus reservation (limited keys only, for tokens). */
-  balance: number;
-  used: number;
-  requests: number;
 }
 
 /** A settlement with its journal sequence number. */
@@ -150,10 +144,10 @@ const effective = (settlement: Settlement, state: ReservationState | undefined):
 };
 
 /**
- * Writes many settlements in one transaction: one atomic `col = col ± sum` per user, key and
- * channel (in id order, so that instances never deadlock one another), their reservation rows taken
- * (after the users, as a reservation locks them), multi-row log inserts, and the journal ranges
- * written. Answers the log rows (for a
+ * Writes many settlements in one transaction: multi-row log inserts and the journal ranges
+ * written, then one atomic `col = col ± sum` per user, key and channel (in id order, so that
+ * instances never deadlock one another), then their reservation rows taken (after the users, as a
+ * reservation locks them). Answers the log rows (for a
  * separate log database) and each user's balance move.
  */
 export const writeSettlements = async (
@@ -191,35 +185,9 @@ export const writeSettlements = async (
     if (!payer.unlimited) limited.add(payer.tokenId);
     if (quota !== 0) add(channels, settlement.channelId, 0, quota);
   }
-  const ordered = (map: Map<number, Sums>) => [...map.entries()].sort(([left], [right]) => left - right);
   const now = nowSeconds();
-  for (const [id, sums] of ordered(users))
-    await trx
-      .updateTable('users')
-      .set((eb) => ({
-        quota: eb('quota', '-', sums.balance),
-        used_quota: eb('used_quota', '+', sums.used),
-        request_count: eb('request_count', '+', sums.requests),
-      }))
-      .where('id', '=', id)
-      .execute();
-  for (const [id, sums] of ordered(tokens))
-    await trx
-      .updateTable('tokens')
-      .set((eb) => ({
-        ...(limited.has(id) ? { remain_quota: eb('remain_quota', '-', sums.balance) } : {}),
-        used_quota: eb('used_quota', '+', sums.used),
-        accessed_time: now,
-      }))
-      .where('id', '=', id)
-      .execute();
-  for (const [id, sums] of ordered(channels))
-    await trx
-      .updateTable('channels')
-      .set((eb) => ({ used_quota: eb('used_quota', '+', sums.used) }))
-      .where('id', '=', id)
-      .execute();
-  await takeReservations(trx, states);
+  // The rows that lock nothing others wait for first; the hot rows (a user's, a key's) last, so that
+  // they are held only for the few statements before COMMIT.
   const rows = settlements.map((settlement) => logRow(settlement, now)).filter((row) => row !== undefined);
   if (scope.logsHere) await writeLogRows(trx, rows);
   await markWritten(
@@ -227,6 +195,11 @@ export const writeSettlements = async (
     scope.instanceId,
     todo.map((entry) => entry.seq),
   );
+  const moves = createBalanceMoves(trx, scope.dialect);
+  await moves.users(users);
+  await moves.tokens(tokens, limited, now);
+  await moves.channels(channels);
+  await takeReservations(trx, states);
   return {
     rows,
     userMoves: new Map([...users].map(([id, sums]) => [id, -sums.balance])),
