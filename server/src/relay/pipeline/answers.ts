@@ -5,11 +5,12 @@ import { imageQuota, usageQuota, type Ratios } from '../metering/pricing.js';
 import { countTextTokens } from '../metering/token-counter.js';
 import type { Adaptor, RelayMode, RelayRequestMeta, Usage } from '../providers/adaptor.js';
 import type { RelayRequest } from '../request/relay-request.js';
-import { relayStream } from '../stream/stream-relay.js';
+import { StreamRefused } from '../stream/stream-opening.js';
+import { relayStream, type RelayStream } from '../stream/stream-relay.js';
 import type { UpstreamResponse } from '../upstream/upstream.js';
 import type { RequestContext } from './relay-context.js';
 import { passedOn, reply, safeJson, type RelayReply } from './relay-response.js';
-import { AttemptFailure, transportFailure } from './upstream-error.js';
+import { AttemptFailure, refusedStream, transportFailure } from './upstream-error.js';
 
 /** A 2xx upstream answer, with what its handler needs to answer the client and settle the request. */
 export interface Answer {
@@ -79,8 +80,26 @@ const readWhole = (answer: Answer): Promise<Buffer> =>
 
 const requestIdOf = (answer: Answer) => answer.context.call.requestId;
 
-/** Server-sent events, relayed as they come; settled at the end by the usage they carried. */
-const streamAnswer = (answer: Answer): RelayReply => {
+/** The client's stream: one body when the upstream's had already ended, else chunk by chunk. */
+const streamReply = (answer: Answer, body: Uint8Array | RelayStream): RelayReply =>
+  reply(body, 200, requestIdOf(answer), {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    'x-accel-buffering': 'no',
+  });
+
+/** A stream that did not open is a failed attempt (a 502), as is an upstream that failed before it opened. */
+const streamFailure = (answer: Answer, error: unknown): Error =>
+  error instanceof StreamRefused
+    ? refusedStream(error.message, error.upstream, answer.meta.channel)
+    : transportFailure(error, answer.context.call.clientSignal.aborted);
+
+/**
+ * Server-sent events, relayed as they come once the upstream's stream opened (its first event of
+ * the provider's format: the client is answered nothing before, so a stream that does not open
+ * fails over to the next channel); settled at the end by the usage they carried.
+ */
+const streamAnswer = (answer: Answer): RelayReply | Promise<RelayReply> => {
   const { response } = answer;
   const stream = relayStream({
     adaptor: answer.adaptor,
@@ -93,12 +112,20 @@ const streamAnswer = (answer: Answer): RelayReply => {
       settle(answer, usageQuota(usage, answer.ratios), usage, true, answer.systemPromptReset);
     },
   });
-  // An upstream that answered at once (its end already here) is answered as one body.
-  return reply(stream.whole() ?? stream, 200, requestIdOf(answer), {
-    'content-type': 'text/event-stream',
-    'cache-control': 'no-cache',
-    'x-accel-buffering': 'no',
-  });
+  let opened;
+  try {
+    opened = stream.open();
+  } catch (error) {
+    throw streamFailure(answer, error);
+  }
+  // An upstream that answered at once (its end already here) is answered as one body, without a wait.
+  if (!(opened instanceof Promise)) return streamReply(answer, opened);
+  return opened.then(
+    (body) => streamReply(answer, body),
+    (error: unknown) => {
+      throw streamFailure(answer, error);
+    },
+  );
 };
 
 /**

@@ -70,7 +70,9 @@ export const runAttempt = async (context: RequestContext, row: ChannelRow): Prom
     (kind === 'stream' && contentType.startsWith('application/json'))
   ) {
     const raw = (await response.body.readAll(1024 * 1024).catch(() => Buffer.alloc(0))).toString('utf8');
-    const status = response.status >= 200 && response.status <= 299 ? 500 : response.status;
+    // A JSON body with a 2xx to a stream request is the provider's error: a bad answer (502), as a
+    // 200 stream that does not open (stream/stream-opening.ts).
+    const status = response.status >= 200 && response.status <= 299 ? 502 : response.status;
     throw new AttemptFailure(upstreamError(status, raw, adaptor, channel), isRetryableStatus(status));
   }
   const ratios = ratiosFor(model, row.type, context.admission.group, context.options);

@@ -1,5 +1,5 @@
 import { AppError, relayError } from '../../lib/app-error.js';
-import type { Adaptor, ChannelMeta } from '../providers/adaptor.js';
+import type { Adaptor, ChannelMeta, UpstreamErrorInfo } from '../providers/adaptor.js';
 import { parseJson } from '@sluice/contract/parse-json';
 
 /**
@@ -62,6 +62,29 @@ export const transportFailure = (error: unknown, clientGone: boolean): Error => 
     true,
   );
 };
+
+/**
+ * A 200 stream that did not open (stream/stream-opening.ts: garbage, HTML, an error sent as its
+ * first event, an end before any event): a 502, worth another channel. The provider's error, when
+ * it sent one, is passed on scrubbed.
+ */
+export const refusedStream = (
+  message: string,
+  upstream: UpstreamErrorInfo | undefined,
+  channel: ChannelMeta,
+): AttemptFailure =>
+  new AttemptFailure(
+    upstream
+      ? new AppError(
+          scrub(upstream.code || 'bad_response', channel),
+          scrub(upstream.message, channel),
+          502,
+          scrub(upstream.type || 'upstream_error', channel),
+          scrub(upstream.param ?? '', channel),
+        )
+      : relayError(502, 'bad_response', message, 'upstream_error'),
+    true,
+  );
 
 export class AttemptFailure extends Error {
   constructor(

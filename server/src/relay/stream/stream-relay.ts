@@ -1,11 +1,20 @@
 import { StringDecoder } from 'node:string_decoder';
 import { createSseParser, sseData } from '../../lib/sse.js';
-import type { Adaptor, RelayRequestMeta, SseEvent, UpstreamErrorInfo, Usage } from '../providers/adaptor.js';
+import type { Adaptor, RelayRequestMeta, SseEvent, Usage } from '../providers/adaptor.js';
 import { choiceText, readUsage } from '../providers/openai-usage.js';
 import type { ChunkSource } from '../pipeline/relay-response.js';
 import type { UpstreamResponse } from '../upstream/upstream.js';
-import { scrub } from '../pipeline/upstream-error.js';
+import { isPlain, latin1Of, needsLook, singleData, streamError, utf8Of } from './openai-frames.js';
 import { parseJson } from '@sluice/contract/parse-json';
+import {
+  OPENING_LIMIT_BYTES,
+  endedUnopened,
+  passThroughOpening,
+  refusedGarbage,
+  translatedOpening,
+  type Opening,
+  type StreamRefused,
+} from './stream-opening.js';
 
 export interface StreamOutcome {
   readonly usage: Usage | undefined;
@@ -17,7 +26,15 @@ export interface StreamOutcome {
 
 /** A relayed stream: read chunk by chunk, or at once when the upstream's answer is already whole. */
 export interface RelayStream extends ChunkSource {
-  /** The whole answer for the client when the upstream's stream has already ended, else undefined. */
+  /**
+   * Reads the upstream until its stream opens (stream-opening.ts), before the client is answered:
+   * the whole answer when the upstream's stream has already ended, else this stream, whose first
+   * `next` gives the bytes read so far. Throws (or rejects with) a StreamRefused when the stream
+   * does not open (nothing billed, the upstream aborted), or the upstream's own failure (a timeout,
+   * a reset, the client gone).
+   */
+  open(): Uint8Array | RelayStream | Promise<Uint8Array | RelayStream>;
+  /** The whole answer when the upstream's stream has already ended and opened, else undefined. */
   whole(): Uint8Array | undefined;
 }
 
@@ -30,40 +47,6 @@ export interface StreamOptions {
   readonly abortUpstream: () => void;
   readonly onFinish: (outcome: StreamOutcome) => void;
 }
-
-const USAGE_OBJECT = /"usage"\s*:\s*\{/;
-const NO_CHOICES = /"choices"\s*:\s*\[\s*\]/;
-
-/**
- * Whether an OpenAI chunk must be parsed: it carries a usage object, or has no choices (to drop, or
- * to keep as the usage the client asked for). OpenAI sends `"usage":null` in every chunk of a stream
- * that asked for usage; those pass untouched, unparsed.
- */
-const needsLook = (data: string): boolean =>
-  USAGE_OBJECT.test(data) || !data.includes('"choices"') || NO_CHOICES.test(data);
-
-/**
- * The event `block.slice(start, end)`: its data when it is one `data: ` line, undefined for anything
- * else (several lines, other fields, comments), which goes through the SSE parser.
- */
-const singleData = (block: string, start: number, end: number): string | undefined => {
-  if (!block.startsWith('data: ', start)) return undefined;
-  const newline = block.indexOf('\n', start);
-  return newline !== -1 && newline < end ? undefined : block.slice(start + 6, end);
-};
-
-/** A `data:` payload that goes to the client exactly as it came: an OpenAI chunk needing no look. */
-const isPlain = (data: string | undefined): boolean =>
-  data !== undefined && data !== '[DONE]' && !needsLook(data);
-
-/**
- * An OpenAI stream is handled as latin1 text, one character per byte: its framing is ASCII, so
- * events are cut and checked on it as they are, and the bytes go back out unchanged without a
- * UTF-8 decode and encode. Only the events that are parsed are decoded as UTF-8.
- */
-const utf8Of = (bytes: string): string => Buffer.from(bytes, 'latin1').toString('utf8');
-/** The other way: text Sluice wrote, as the latin1 byte string a pass-through stream is made of. */
-const latin1Of = (text: string): string => Buffer.from(text, 'utf8').toString('latin1');
 
 const NO_BYTES = Buffer.alloc(0);
 
@@ -90,6 +73,19 @@ export const relayStream = (options: StreamOptions): RelayStream => {
   let text = '';
   let done = false;
   let finished = false;
+  // The stream opened (an event that gives the client something); until then nothing is answered.
+  let opened = false;
+  let refusal: StreamRefused | undefined;
+
+  /** Takes a verdict on an event before the stream opened; false when it refuses the stream. */
+  const decide = (verdict: Opening): boolean => {
+    if (verdict === 'open') opened = true;
+    else if (verdict !== 'wait') {
+      refusal = verdict;
+      done = true;
+    }
+    return refusal === undefined;
+  };
 
   const finish = (aborted: boolean) => {
     if (finished) return;
@@ -103,6 +99,7 @@ export const relayStream = (options: StreamOptions): RelayStream => {
 
   const passthrough = (event: SseEvent): string => {
     const data = event.data;
+    if (!opened && !decide(passThroughOpening(utf8Of(data), adaptor))) return '';
     if (data.trim() === '[DONE]') {
       done = true;
       return sseData('[DONE]');
@@ -126,8 +123,9 @@ export const relayStream = (options: StreamOptions): RelayStream => {
   };
 
   const converted = (event: SseEvent): string => {
-    if (!translate) return '';
+    if (!translate || refusal) return '';
     const step = translate(event);
+    if (!opened && !decide(translatedOpening(event.data, step))) return '';
     if (step.usage) usage = step.usage;
     if (step.text) text += step.text;
     if (step.done) done = true;
@@ -167,7 +165,11 @@ export const relayStream = (options: StreamOptions): RelayStream => {
     for (let start = 0; start < complete.length && !done;) {
       const end = complete.indexOf('\n\n', start);
       const data = singleData(complete, start, end);
-      if (!isPlain(data)) {
+      const plain = isPlain(data);
+      // Before the stream opened, a plain event is read once to tell whether it opens it.
+      if (!opened && plain && data !== undefined && !decide(passThroughOpening(utf8Of(data), adaptor)))
+        return '';
+      if (!plain) {
         const plain = complete.slice(run, start);
         if (!usage && plain !== '') pending.push(plain);
         out +=
@@ -206,7 +208,9 @@ export const relayStream = (options: StreamOptions): RelayStream => {
     let out = binary ? forward(decoded) : render(parser.feed(decoded));
     if (last) {
       source.done = true;
-      out += closing();
+      if (refusal === undefined) out += closing();
+      // A stream that never opened is refused by open(): nothing answered, nothing billed.
+      if (!opened) return undefined;
       const bytes = encode(out);
       finish(false);
       return bytes;
@@ -216,10 +220,53 @@ export const relayStream = (options: StreamOptions): RelayStream => {
   };
 
   /** The upstream failed mid-stream: the client's stream ends here, billed for what came. */
-  const broken = (): Uint8Array => {
+  const broken = (): Uint8Array | undefined => {
     source.done = true;
+    if (!opened) return undefined;
     finish(false);
     return encode(sseData('[DONE]'));
+  };
+
+  // Before the stream opened: the upstream's bytes (a JSON error body sent as a stream is read from
+  // them) and the client's bytes made so far (held until it opens).
+  const unopened: Buffer[] = [];
+  let unopenedSize = 0;
+  const head: Uint8Array[] = [];
+  let held: Uint8Array | undefined;
+
+  /** One upstream chunk before the stream opened: the answer once it opens, undefined to read on. */
+  const tryOpen = (chunk: Buffer, last: boolean): Uint8Array | RelayStream | undefined => {
+    unopened.push(chunk);
+    unopenedSize += chunk.length;
+    let out: Uint8Array | undefined;
+    try {
+      out = step(chunk, last);
+    } catch {
+      refusal ??= refusedGarbage();
+    }
+    if (!refusal && !opened && (last || unopenedSize > OPENING_LIMIT_BYTES))
+      refusal = endedUnopened(unopened, adaptor, !last);
+    if (refusal) {
+      source.done = true;
+      options.abortUpstream();
+      throw refusal;
+    }
+    if (out) head.push(out);
+    if (!opened) return undefined;
+    unopened.length = 0;
+    const first = head.length <= 1 ? head[0] : Buffer.concat(head);
+    head.length = 0;
+    if (source.done) return first ?? NO_BYTES;
+    held = first;
+    return source;
+  };
+
+  const opening = async (): Promise<Uint8Array | RelayStream> => {
+    for (;;) {
+      const chunk = await body.next();
+      const answer = tryOpen(chunk ?? NO_BYTES, chunk === undefined || body.ended);
+      if (answer) return answer;
+    }
   };
 
   // `done` is a plain property, set as the stream closes. A getter in this literal would give every
@@ -227,6 +274,10 @@ export const relayStream = (options: StreamOptions): RelayStream => {
   // closure (the request, the upstream answer, the text) until the next full collection.
   const source: RelayStream = {
     done: false,
+    open: () => {
+      const all = body.whole();
+      return (all === undefined ? undefined : tryOpen(all, true)) ?? opening();
+    },
     whole: () => {
       const all = body.whole();
       if (all === undefined) return undefined;
@@ -237,13 +288,18 @@ export const relayStream = (options: StreamOptions): RelayStream => {
       }
     },
     next: async () => {
+      if (held !== undefined) {
+        const first = held;
+        held = undefined;
+        return first;
+      }
       if (source.done) return undefined;
       try {
         for (;;) {
           const chunk = await body.next();
           // At the end, or when the end came with these bytes, the closing goes out as the last chunk.
           const out = step(chunk ?? NO_BYTES, chunk === undefined || body.ended);
-          if (out) return out;
+          if (out || source.done) return out;
         }
       } catch {
         return broken();
@@ -257,11 +313,3 @@ export const relayStream = (options: StreamOptions): RelayStream => {
   };
   return source;
 };
-
-/** An error the provider reported mid-stream, as OpenAI sends one: every field without the channel's secrets. */
-const streamError = (error: UpstreamErrorInfo, meta: RelayRequestMeta) => ({
-  message: scrub(error.message, meta.channel),
-  type: scrub(error.type || 'upstream_error', meta.channel),
-  param: scrub(error.param ?? '', meta.channel),
-  code: error.code ? scrub(error.code, meta.channel) : null,
-});
