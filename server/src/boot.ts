@@ -195,8 +195,10 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       relay,
       channelOperations,
     });
+    /** Every settlement written, and the quota pools with nothing in flight given back to their users. */
     const idle = async () => {
       while (pending.size > 0) await Promise.allSettled([...pending]);
+      await relay.billing.giveBackPools();
     };
     const timers: NodeJS.Timeout[] = [];
     let closing: Promise<void> | undefined;
@@ -240,7 +242,8 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
           for (const timer of timers) clearInterval(timer);
           // Settlements still wait a little for a database that is away, then stay in the journal.
           relay.billing.stopRetrying();
-          await idle();
+          // A pool that cannot be given back (the database away) is left to the recovery.
+          await idle().catch((error: unknown) => logger.error({ err: error }, 'quota pools not given back'));
           await opened.close();
           await upstream.close();
           await openCache.close();

@@ -43,6 +43,7 @@ describe('readConfig', () => {
       frontendBaseUrl: '',
       webDistPath: '',
       relayTimeoutSeconds: 0,
+      billingJournalDir: 'data/journal',
       relayProxy: '',
       geminiVersion: '',
       geminiSafetySetting: 'BLOCK_NONE',

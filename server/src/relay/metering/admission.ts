@@ -13,9 +13,9 @@ export interface Admission {
   readonly group: string;
   /** The estimated cost of the request on its first channel, in quota units. */
   readonly estimate: number;
-  /** What was taken from the user's (and a limited key's) balance before the call; 0 when nothing. */
+  /** What was taken from the payer's pool for the request: the estimate. */
   readonly reserved: number;
-  /** The reservation's row (when something was reserved): its settlement or release takes it. */
+  /** The pool (a reservation row) it was taken from: the settlement draws the real cost from it. */
   readonly reservationId: string | undefined;
 }
 
@@ -32,7 +32,7 @@ export interface AdmissionInput {
   readonly firstType: number;
   /** A cheap estimate of the prompt's tokens (the real count waits for the upstream's usage). */
   readonly promptEstimate: number;
-  /** Told the payer's fresh quota and the estimate (quota reminders). */
+  /** Told the payer's quota and the estimate (quota reminders). */
   readonly onQuotaChecked?: ((userId: number, quota: number, estimate: number) => void) | undefined;
 }
 
@@ -42,26 +42,20 @@ export interface AdmissionInput {
  */
 export const MAX_SETTLEMENT_BACKLOG = 100_000;
 
-/** A user whose quota covers this many estimates (and whose key does too) is not reserved for. */
-const TRUSTED_MULTIPLE = 100;
-
 /**
  * The money rules before a call, in one place:
  * - Refused with 503 while MAX_SETTLEMENT_BACKLOG settlements wait for the database: the queue of
  *   answered-but-unbilled requests stays bounded.
  * - The estimate prices the request on its first channel (prompt estimate + max_tokens or
  *   PreConsumedQuota), as one-api's pre-consumption does.
- * - Refused with 403 `insufficient_user_quota` when the user's quota (read at most a second ago) is
- *   not above zero or below the estimate: a refused request costs nothing.
- * - No reservation for a trusted payer: a quota over 100 × the estimate, and a key that is unlimited
- *   or also holds over 100 × the estimate. one-api skips pre-consumption the same way; it saves a
- *   write transaction per request on the hot path. The settlement then charges the whole cost
- *   afterwards, so such a user can go below zero by the cost of the requests in flight at once,
- *   never more.
- * - Otherwise the estimate is reserved atomically (`quota = quota - n` only where `quota >= n`, for
- *   the user and for a limited key): a reservation that cannot be covered refuses the request.
- * The pipeline gives `reserved` back when every attempt failed; the settlement charges the real cost
- * minus `reserved` when one succeeded.
+ * - The estimate is taken from the payer's quota pool on this instance (quota-pools.ts): in memory
+ *   when the pool holds it; otherwise the pool first takes a slice of the user's quota (and a limited
+ *   key's) atomically in the database, and a request whose estimate cannot be covered is refused
+ *   with 403 `insufficient_user_quota` (or `pre_consume_token_quota_failed`): it costs nothing.
+ *   Every instance's requests in flight and answered-but-unwritten ones are thus already out of the
+ *   quota the others see: no instance spends what another has promised.
+ * The pipeline gives the estimate back to the pool when every attempt failed; the answer replaces it
+ * by the real cost.
  */
 export const admit = async (input: AdmissionInput): Promise<Admission> => {
   const { auth, billing, options } = input;
@@ -73,21 +67,19 @@ export const admit = async (input: AdmissionInput): Promise<Admission> => {
     tokenId: auth.token.id,
     unlimited: Boolean(auth.token.unlimited_quota),
   };
-  const estimate = reservationFor(
-    input.request,
-    input.firstModel,
-    input.promptEstimate,
-    ratiosFor(input.firstModel, input.firstType, group, options),
-    options.PreConsumedQuota,
+  const estimate = Math.max(
+    1,
+    reservationFor(
+      input.request,
+      input.firstModel,
+      input.promptEstimate,
+      ratiosFor(input.firstModel, input.firstType, group, options),
+      options.PreConsumedQuota,
+    ),
   );
   const quota = billing.freshQuota(payer.userId) ?? (await billing.userQuota(payer.userId));
-  input.onQuotaChecked?.(payer.userId, quota, estimate);
-  if (quota <= 0 || quota < estimate)
-    throw relayError(403, 'insufficient_user_quota', 'user quota is not enough');
-  const trusted =
-    quota > TRUSTED_MULTIPLE * estimate &&
-    (payer.unlimited || auth.token.remain_quota > TRUSTED_MULTIPLE * estimate);
-  const reserved = trusted ? 0 : estimate;
-  const reservationId = reserved > 0 ? await billing.reserve(payer, reserved) : undefined;
-  return { payer, group, estimate, reserved, reservationId };
+  input.onQuotaChecked?.(payer.userId, quota + billing.heldFor(payer.userId), estimate);
+  const taken = billing.admit(payer, estimate, quota, auth.token.remain_quota);
+  const reservationId = typeof taken === 'string' ? taken : await taken;
+  return { payer, group, estimate, reserved: estimate, reservationId };
 };

@@ -7,6 +7,7 @@
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/dsn.js';
 import type { Tables } from '../../db/tables.js';
+import { ReservationMoved } from './reservation-rows.js';
 
 export interface Sums {
   /** What the balance moves by: cost minus reservation (limited keys only, for tokens). */
@@ -96,6 +97,35 @@ export const createBalanceMoves = (trx: Transaction<Tables>, dialect: Dialect) =
           }))
           .where('id', 'in', ids)
           .execute();
+      }
+    },
+    /**
+     * Draws each settled cost from its pool's row; a row a recovery released meanwhile (read held,
+     * now not) makes the whole transaction roll back: its amounts were worked out wrong.
+     */
+    reservations: async (draws: ReadonlyMap<string, number>) => {
+      const ids = [...draws.keys()];
+      for (let start = 0; start < ids.length; start += CHUNK) {
+        const chunk = ids.slice(start, start + CHUNK);
+        const drawn = await trx
+          .updateTable('sluice_reservations')
+          .set((eb) => ({
+            quota: eb(
+              'quota',
+              '-',
+              sql<number>`CASE id ${sql.join(
+                chunk.map(
+                  (id) => sql`WHEN ${id} THEN CAST(${draws.get(id) ?? 0} AS ${sql.raw(INTEGER[dialect])})`,
+                ),
+                sql` `,
+              )} END`,
+            ),
+          }))
+          .where('id', 'in', chunk)
+          .where('released_at', '=', 0)
+          .executeTakeFirst();
+        if (Number(drawn.numUpdatedRows) !== chunk.length)
+          throw new ReservationMoved('a reservation was released while its settlement was being written');
       }
     },
     channels: async (sums: ReadonlyMap<number, Sums>) => {

@@ -148,7 +148,6 @@ const settlementSchema = z.object({
   preQuota: z.number().int(),
   quota: z.number().int(),
   reservationId: z.string().optional(),
-  release: z.literal(true).optional(),
   log: z
     .object({
       model: z.string(),

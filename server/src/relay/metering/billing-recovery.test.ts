@@ -157,23 +157,21 @@ describe.each(testDialects())('billing recovery after a crash, on %s', (dialect)
     // Its lease has not run out: the process table, not the lease, tells it is dead.
     const { journal, billing } = await deadInstance(owner, Date.now() + 60_000);
     const payer = { userId, tokenId, unlimited: false };
-    // Written before the kill: once in the database, once in the journal.
-    const written = await billing.reserve(payer, 100);
-    await billing.settle(settlement('a-written', 100, 70, written));
+    // Written before the kill: once in the database, once in the journal. The pool took a slice of
+    // 2,000 (20 estimates of 100; a 50th of the quota).
+    const pool = await billing.admit(payer, 100, START, START);
+    await billing.settle(settlement('a-written', 100, 70, pool));
     // Answered, journaled, not yet written when the kill came.
-    const answered = await billing.reserve(payer, 500);
-    journal.append(settlement('b-answered', 500, 300, answered));
-    journal.append(settlement('c-trusted', 0, 1_000));
-    // A failed request whose release was journaled, not written.
-    const failed = await billing.reserve(payer, 200);
-    journal.append({ ...settlement('', 200, 0, failed), release: true, log: undefined });
-    // In flight: reserved, never answered.
-    await billing.reserve(payer, 400);
+    expect(await billing.admit(payer, 500, START, START)).toBe(pool);
+    journal.append(settlement('b-answered', 500, 300, pool));
+    journal.append(settlement('c-no-pool', 0, 1_000));
+    // In flight: admitted, never answered.
+    expect(await billing.admit(payer, 400, START, START)).toBe(pool);
     journal.close();
     // The kill cut the last write short.
     const [segment] = readdirSync(journalDir).filter((name) => name.startsWith(owner.instanceId));
     appendFileSync(join(journalDir, segment ?? ''), '{"s":99,"t":{"payer":');
-    expect((await balances()).quota).toBe(START - 70 - 500 - 200 - 400);
+    expect((await balances()).quota).toBe(START - 2_000);
 
     const report = await createBillingRecovery({
       db: db(),
@@ -184,15 +182,20 @@ describe.each(testDialects())('billing recovery after a crash, on %s', (dialect)
       logger: pino({ level: 'silent' }),
     }).run();
 
-    expect(report).toMatchObject({ replayed: 3, alreadyWritten: 1, released: 1, releasedQuota: 400 });
+    expect(report).toMatchObject({
+      replayed: 2,
+      alreadyWritten: 1,
+      released: 1,
+      releasedQuota: 2_000 - 70 - 300,
+    });
     const after = await balances();
     expect(after.quota).toBe(START - 70 - 300 - 1_000);
     expect(after.tokenRemain).toBe(START - 70 - 300 - 1_000);
-    // Every unit taken has its log row; the release counts no request.
+    // Every unit taken has its log row.
     expect(await logRows()).toEqual([
       ['a-written', 70],
       ['b-answered', 300],
-      ['c-trusted', 1_000],
+      ['c-no-pool', 1_000],
     ]);
     expect(after.used).toBe(70 + 300 + 1_000);
     expect(after.requests).toBe(3);
@@ -240,7 +243,7 @@ describe.each(testDialects())('billing recovery after a crash, on %s', (dialect)
     const owner: JournalOwner = { instanceId: randomUUID(), host: 'another-host', pid: 1, startedAt: 0 };
     const { billing } = await deadInstance(owner, Date.now() - 1);
     const payer = { userId, tokenId, unlimited: false };
-    const stalled = await billing.reserve(payer, 600);
+    const stalled = await billing.admit(payer, 600, START, START);
     const report = await createBillingRecovery({
       db: db(),
       logDb: db(),
@@ -249,13 +252,15 @@ describe.each(testDialects())('billing recovery after a crash, on %s', (dialect)
       self: { instanceId: randomUUID(), host: hostname(), pid: process.pid, startedAt: processStartedAt() },
       logger: pino({ level: 'silent' }),
     }).run();
-    expect(report).toMatchObject({ released: 1, releasedQuota: 600 });
+    // Its pool held a slice of 2,000 (a 50th of the quota).
+    expect(report).toMatchObject({ released: 1, releasedQuota: 2_000 });
     expect((await balances()).quota).toBe(START);
     // The instance was only stalled: its request ends and settles against a reservation given back.
     await billing.settle(settlement('e-late', 600, 250, stalled));
     expect((await balances()).quota).toBe(START - 250);
     expect(await logRows()).toEqual([['e-late', 250]]);
-    expect(await reservations()).toEqual([]);
+    // Only its tombstone is left (purged after a week): nothing is held.
+    expect((await reservations()).map((row) => Number(row.released_at) > 0)).toEqual([true]);
   });
 
   it('writes a batch whose COMMIT outcome was unknown only once when it is tried again', async () => {

@@ -2,19 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/dsn.js';
 import type { Tables } from '../../db/tables.js';
-import { relayError } from '../../lib/app-error.js';
 import type { ChangeFeed } from '../../services/change-feed.js';
 import { memoryJournal, type BillingJournal } from './billing-journal.js';
-import { insertReservation } from './reservation-rows.js';
+import { createQuotaPools, POOL_IDLE_MS } from './quota-pools.js';
 import { createSettlementBatcher } from './settlement-batch.js';
 import type { Payer, Settlement } from './settlement-write.js';
 
 /** How long settlements gather before one transaction writes them all. */
 const SETTLEMENT_WINDOW_MS = 25;
 /**
- * How long a user's quota read from the database answers the admission check. This instance's own
- * moves are applied to it at once and console changes drop it at once (change feed); the bound only
- * covers what other instances spend meanwhile. Money never depends on it: every move is atomic SQL.
+ * How long a user's quota read from the database is used to size a pool's slices and for the quota
+ * reminders. Money never depends on it: admission takes from pools, grown by atomic SQL.
  */
 const QUOTA_FRESH_MS = 1000;
 
@@ -31,10 +29,10 @@ export interface BillingOptions {
 
 /**
  * Money for the relay, in atomic SQL only (`quota = quota - n`), so concurrent requests and several
- * instances never lose a move. The consumption log row is written in the same transaction as the
- * quota it accounts for when the logs share the database. A reservation is a row held by this
- * instance (reservation-rows.ts), and every settlement or release goes through the journal first
- * (billing-journal.ts): a crash strands neither.
+ * instances never lose a move. Admission takes from this instance's quota pools (quota-pools.ts:
+ * reservation rows it holds, taken from the user's quota in slices); each settlement is journaled
+ * (billing-journal.ts) and written in batches that draw its cost from its pool, with its log row in
+ * the same transaction when the logs share the database. A crash strands neither (billing-recovery.ts).
  */
 export const createBilling = (options: BillingOptions) => {
   const { db, logDb, dialect, changes } = options;
@@ -50,51 +48,8 @@ export const createBilling = (options: BillingOptions) => {
     else quotas.clear();
   });
 
-  /**
-   * Reserves quota before the call, recorded as a row this instance holds: its id. Refused when the
-   * user or a limited token cannot cover it.
-   */
-  const reserve = async (payer: Payer, amount: number): Promise<string | undefined> => {
-    if (amount <= 0) return undefined;
-    const id = randomUUID();
-    await db.transaction().execute(async (trx) => {
-      // The row first: the user's row, which every request of the user needs, is locked last.
-      await insertReservation(trx, id, journal.instanceId, payer, amount);
-      const user = await trx
-        .updateTable('users')
-        .set((eb) => ({ quota: eb('quota', '-', amount) }))
-        .where('id', '=', payer.userId)
-        .where('quota', '>=', amount)
-        .executeTakeFirst();
-      if (Number(user.numUpdatedRows) !== 1)
-        throw relayError(403, 'insufficient_user_quota', 'user quota is not enough');
-      if (!payer.unlimited) {
-        const token = await trx
-          .updateTable('tokens')
-          .set((eb) => ({ remain_quota: eb('remain_quota', '-', amount) }))
-          .where('id', '=', payer.tokenId)
-          .where('remain_quota', '>=', amount)
-          .executeTakeFirst();
-        if (Number(token.numUpdatedRows) !== 1)
-          throw relayError(403, 'pre_consume_token_quota_failed', 'token quota is not enough');
-      }
-    });
-    moveCached(payer.userId, -amount);
-    return id;
-  };
+  const pools = createQuotaPools({ db, instanceId: journal.instanceId, moved: moveCached });
 
-  /**
-   * What this instance's answered requests owe beyond their reservations and have not yet committed
-   * (gathering, or waiting for the database), per user: the admission check counts it at once, so a
-   * user cannot spend past their quota while billing catches up. Each settlement stops being owed
-   * as its balances commit (the move then is in the cached quota) or as it is given up.
-   */
-  const owed = new Map<number, number>();
-  const owe = (userId: number, amount: number) => {
-    const total = (owed.get(userId) ?? 0) + amount;
-    if (total === 0) owed.delete(userId);
-    else owed.set(userId, total);
-  };
   const settle = createSettlementBatcher({
     db,
     logDb,
@@ -104,74 +59,74 @@ export const createBilling = (options: BillingOptions) => {
     committed: (userMoves) => {
       for (const [userId, amount] of userMoves) moveCached(userId, amount);
     },
-    settled: (settlement) => owe(settlement.payer.userId, settlement.preQuota - settlement.quota),
+    settled: (settlement, written) => {
+      // One not written stays in the journal; its pool is kept (a restart's recovery settles both).
+      if (written && settlement.reservationId) pools.written(settlement.reservationId);
+    },
     lag: options.lag,
   });
+
   /**
-   * Charges the real cost: the difference to the reservation, the counters, the log row; journaled
-   * at once, then batched with the other settlements of the same few milliseconds.
+   * Charges the real cost: at once against its pool (what admission sees), then journaled and
+   * batched with the other settlements of the same few milliseconds.
    */
-  const settleOwed = (settlement: Settlement): Promise<void> => {
-    owe(settlement.payer.userId, settlement.quota - settlement.preQuota);
+  const settleAnswered = (settlement: Settlement): Promise<void> => {
+    if (settlement.reservationId)
+      pools.answered(settlement.reservationId, settlement.preQuota, settlement.quota);
     return settle(settlement);
   };
 
-  /**
-   * Gives a failed request's reservation back (a failed request costs nothing): a settlement of
-   * nothing, journaled and batched like the others, so that it is retried while the database is
-   * away and replayed after a crash. Counted as given back at once for the admission check.
-   */
-  const release = (payer: Payer, amount: number, reservationId: string | undefined): Promise<void> => {
-    if (amount <= 0 || reservationId === undefined) return Promise.resolve();
-    return settleOwed({
-      payer,
-      username: '',
-      tokenName: '',
-      channelId: 0,
-      preQuota: amount,
-      quota: 0,
-      reservationId,
-      release: true,
-    });
+  /** A failed request costs nothing: its estimate goes back to its pool (nothing to write). */
+  const release = (_payer: Payer, amount: number, reservationId: string | undefined): Promise<void> => {
+    if (reservationId !== undefined) pools.failed(reservationId, amount);
+    return Promise.resolve();
   };
 
-  /**
-   * The quota for the admission check while the cached read is fresh, less what is owed, else
-   * undefined (then ask `userQuota`): no await on a hit.
-   */
+  /** The user's quota as the database had it at most QUOTA_FRESH_MS ago (moved by this instance's moves). */
   const freshQuota = (userId: number): number | undefined => {
     const cached = quotas.get(userId);
-    return cached && performance.now() - cached.readAt < QUOTA_FRESH_MS
-      ? cached.quota - (owed.get(userId) ?? 0)
-      : undefined;
+    return cached && performance.now() - cached.readAt < QUOTA_FRESH_MS ? cached.quota : undefined;
   };
 
-  /**
-   * The user's quota for the admission check: read from the database at most every QUOTA_FRESH_MS,
-   * less what this instance's answered requests owe and have not yet written.
-   */
   const userQuota = async (userId: number): Promise<number> => {
     const fresh = freshQuota(userId);
     if (fresh !== undefined) return fresh;
     const now = performance.now();
     const row = await db.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirst();
-    const quota = row?.quota ?? 0;
+    const quota = Number(row?.quota ?? 0);
     if (row) {
       // Bounded: one entry per user who relayed; a very large user base starts the cache over.
       if (quotas.size >= 100_000) quotas.clear();
       quotas.set(userId, { quota, readAt: now });
     }
-    return quota - (owed.get(userId) ?? 0);
+    return quota;
   };
 
+  // Idle pools go back to their users every second.
+  const sweeper = setInterval(() => {
+    pools.giveBackIdle(false).catch(() => undefined);
+  }, POOL_IDLE_MS / 2);
+  sweeper.unref();
+
   return {
-    reserve,
+    /**
+     * Admits a request of `estimate` for `payer`: the id of the pool it was taken from, at once when
+     * the pool holds enough; refused with 403 when the user or a limited key cannot cover it.
+     */
+    admit: pools.admit,
     release,
-    settle: settleOwed,
+    settle: settleAnswered,
     /** Settlements not yet committed (admission refuses new requests when there are too many). */
     backlog: () => settle.backlog(),
-    /** Shutdown: stop waiting long for a database that is away. */
-    stopRetrying: () => settle.stop(),
+    /** Gives back every pool with nothing in flight or unwritten (shutdown, and tests' books). */
+    giveBackPools: () => pools.giveBackIdle(true),
+    /** What this instance's pools hold for a user (spendable, though out of the database's quota). */
+    heldFor: pools.heldFor,
+    /** Shutdown: stop waiting long for a database that is away, and stop the pool sweeper. */
+    stopRetrying: () => {
+      clearInterval(sweeper);
+      settle.stop();
+    },
     journal,
     userQuota,
     freshQuota,

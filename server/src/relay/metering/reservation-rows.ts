@@ -1,8 +1,9 @@
 /**
- * Reservation rows: quota taken before a call, recorded with the instance that holds it, so that a
- * reservation is settled or given back by exactly one party — its request's settlement, or after a
- * crash the recovery (billing-recovery.ts). Each party takes the row in the transaction that moves
- * the balances: the settlement deletes it, the recovery marks it released (a tombstone) and refunds.
+ * Reservation rows: quota taken from a user (and a limited key) and held by one instance — its
+ * quota pools (quota-pools.ts) — so that it is spent or given back by exactly one party: the
+ * instance (settlements draw their cost from the row; an idle pool gives the rest back), or after a
+ * crash the recovery (billing-recovery.ts), which marks it released (a tombstone) and gives back
+ * what it holds, or charges what it owes.
  */
 import type { Transaction } from 'kysely';
 import type { Tables } from '../../db/tables.js';
@@ -34,10 +35,10 @@ export const insertReservation = (
 
 /**
  * The states of the reservations of settlements being written (read without a lock: the rows are
- * taken by `takeReservations` after the balances, so that every hot transaction locks the user
- * first, the reservation second, and none waits on another in the opposite order).
- * `held`: settle against it; `released`: the recovery gave it back, charge in full; `gone`: this
- * settlement was already written (a retry whose first COMMIT did commit).
+ * drawn from after the balances, so that every hot transaction locks the user first, the
+ * reservation second). `held`: draw the cost from it; `released`: the recovery gave it back, charge
+ * the user in full; `gone`: its pool was given back, so this settlement was already written (a retry
+ * whose first COMMIT did commit).
  */
 export const reservationStates = async (
   trx: Transaction<Tables>,
@@ -54,36 +55,15 @@ export const reservationStates = async (
   return states;
 };
 
-/** A reservation released by a recovery between its state's read and its taking: the batch is written again. */
+/** A reservation released by a recovery between its state's read and the draw: the batch is written again. */
 export class ReservationMoved extends Error {
   override name = 'ReservationMoved';
 }
 
 /**
- * Deletes the rows of the reservations read: those read held must still be held (a recovery that
- * released one meanwhile refunded it, so this transaction's amounts are wrong: it rolls back).
- */
-export const takeReservations = async (
-  trx: Transaction<Tables>,
-  states: ReadonlyMap<string, ReservationState>,
-): Promise<void> => {
-  const held = [...states].flatMap(([id, state]) => (state === 'held' ? [id] : []));
-  const released = [...states].flatMap(([id, state]) => (state === 'released' ? [id] : []));
-  if (held.length > 0) {
-    const taken = await trx
-      .deleteFrom('sluice_reservations')
-      .where('id', 'in', held)
-      .where('released_at', '=', 0)
-      .executeTakeFirst();
-    if (Number(taken.numDeletedRows) !== held.length)
-      throw new ReservationMoved('a reservation was released while its settlement was being written');
-  }
-  if (released.length > 0) await trx.deleteFrom('sluice_reservations').where('id', 'in', released).execute();
-};
-
-/**
- * Recovery: gives one held reservation back (marks it released and refunds it) unless its request
- * settled or another recovery released it first. Whether this call did.
+ * Recovery: gives one held reservation back (marks it released, and gives the user and a limited
+ * key what it holds — or charges what it owes, when it is below zero) unless another recovery
+ * released it first. Whether this call did.
  */
 export const releaseReservation = async (
   trx: Transaction<Tables>,

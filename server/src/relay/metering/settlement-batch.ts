@@ -73,8 +73,8 @@ export interface BatcherOptions {
   readonly journal: BillingJournal;
   readonly windowMs: number;
   readonly committed: (userMoves: ReadonlyMap<number, number>) => void;
-  /** Told of each settlement as its balances are committed (or it is given up): no longer owed. */
-  readonly settled?: (settlement: Settlement) => void;
+  /** Told of each settlement as it is committed (`written`) or given up (it stays in the journal). */
+  readonly settled?: (settlement: Settlement, written: boolean) => void;
   /** Told, for each settlement committed, the seconds from its answer's end to its commit. */
   readonly lag?: ((seconds: number) => void) | undefined;
 }
@@ -150,7 +150,7 @@ export const createSettlementBatcher = (options: BatcherOptions): SettlementBatc
   const writeOnce = async (entries: readonly Journaled[], checkWritten: boolean) => {
     try {
       const rows = await commit(entries, checkWritten);
-      for (const entry of entries) settled(entry.settlement);
+      for (const entry of entries) settled(entry.settlement, true);
       return { rows, away: [], refused: [], error: undefined };
     } catch (batchError) {
       if (isDatabaseUnavailable(batchError))
@@ -162,7 +162,7 @@ export const createSettlementBatcher = (options: BatcherOptions): SettlementBatc
       for (const entry of entries)
         try {
           rows.push(...(await commitAlone(entry, checkWritten)));
-          settled(entry.settlement);
+          settled(entry.settlement, true);
         } catch (failure) {
           const unavailable = isDatabaseUnavailable(failure);
           (unavailable ? away : refused).push(entry);
@@ -200,9 +200,9 @@ export const createSettlementBatcher = (options: BatcherOptions): SettlementBatc
       pending = result.away;
       cause = result.error ?? cause;
     }
-    // Not written (still in the journal: the next start replays them), so no longer owed here.
+    // Not written: still in the journal, the next start replays them.
     const lost = [...refused, ...pending];
-    for (const entry of lost) settled(entry.settlement);
+    for (const entry of lost) settled(entry.settlement, false);
     measured(lost, false);
     // A separate log database: the balances are committed; their rows are written until it answers,
     // in one transaction, so that a try broken half-way leaves no rows to write twice.

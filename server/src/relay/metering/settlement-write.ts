@@ -5,7 +5,7 @@ import type { Dialect } from '../../db/dsn.js';
 import type { LogsTable, Tables } from '../../db/tables.js';
 import { nowSeconds } from '../../lib/time.js';
 import { createBalanceMoves, type Sums } from './balance-moves.js';
-import { reservationStates, takeReservations, type ReservationState } from './reservation-rows.js';
+import { reservationStates, type ReservationState } from './reservation-rows.js';
 import { alreadyWritten, markWritten } from './settled-ranges.js';
 
 type Db = Kysely<Tables> | Transaction<Tables>;
@@ -25,10 +25,12 @@ export interface Settlement {
   readonly preQuota: number;
   /** What the request costs. */
   readonly quota: number;
-  /** The reservation row of `preQuota` (none when nothing was reserved). */
+  /**
+   * The quota pool (a reservation row) the request was admitted from: its cost is drawn from the row,
+   * the balances stay (the pool took them); `preQuota` is the estimate it was admitted for. Without
+   * one, the balances move by `quota − preQuota`.
+   */
   readonly reservationId?: string | undefined;
-  /** A failed request's reservation given back: no request counted, no log row. */
-  readonly release?: true | undefined;
   readonly log?:
     | {
         readonly model: string;
@@ -59,11 +61,11 @@ export interface WriteScope {
   readonly checkWritten: boolean;
 }
 
-const add = (map: Map<number, Sums>, id: number, balance: number, used: number, counted = true) => {
+const add = (map: Map<number, Sums>, id: number, balance: number, used: number) => {
   const sums = map.get(id) ?? { balance: 0, used: 0, requests: 0 };
   sums.balance += balance;
   sums.used += used;
-  if (counted) sums.requests += 1;
+  sums.requests += 1;
   map.set(id, sums);
 };
 
@@ -133,22 +135,23 @@ export const writeLogRows = async (db: Db, rows: readonly Insertable<LogsTable>[
 };
 
 /**
- * What a settlement does given its reservation's state: as it is while the reservation is held (or
- * there is none); in full when the recovery released the reservation (a release then does nothing);
- * nothing when it was already written.
+ * How a settlement moves the balances given its pool's state: not at all while the pool is held (the
+ * cost is drawn from it); by the whole cost when a recovery released the pool; skipped when the pool
+ * was given back (it was written). Without a pool: by the cost less what was reserved.
  */
 const effective = (settlement: Settlement, state: ReservationState | undefined): Settlement | undefined => {
-  if (state === undefined || state === 'held') return settlement;
-  if (state === 'gone' || settlement.release) return undefined;
-  return { ...settlement, preQuota: 0 };
+  if (state === undefined) return settlement;
+  if (state === 'held') return { ...settlement, preQuota: settlement.quota };
+  if (state === 'released') return { ...settlement, preQuota: 0 };
+  return undefined;
 };
 
 /**
  * Writes many settlements in one transaction: multi-row log inserts and the journal ranges
  * written, then one atomic `col = col ± sum` per user, key and channel (in id order, so that
- * instances never deadlock one another), then their reservation rows taken (after the users, as a
- * reservation locks them). Answers the log rows (for a
- * separate log database) and each user's balance move.
+ * instances never deadlock one another), then the costs drawn from the pools' rows (after the
+ * users, as growing a pool locks them in that order). Answers the log rows (for a separate log
+ * database) and each user's balance move.
  */
 export const writeSettlements = async (
   trx: Transaction<Tables>,
@@ -168,9 +171,13 @@ export const writeSettlements = async (
     entry.settlement.reservationId ? [entry.settlement.reservationId] : [],
   );
   const states = await reservationStates(trx, ids);
+  const draws = new Map<string, number>();
   const settlements = todo.flatMap((entry) => {
     const { reservationId } = entry.settlement;
-    const settlement = effective(entry.settlement, reservationId ? states.get(reservationId) : undefined);
+    const state = reservationId ? states.get(reservationId) : undefined;
+    if (reservationId && state === 'held')
+      draws.set(reservationId, (draws.get(reservationId) ?? 0) + entry.settlement.quota);
+    const settlement = effective(entry.settlement, state);
     return settlement ? [settlement] : [];
   });
   const users = new Map<number, Sums>();
@@ -179,9 +186,8 @@ export const writeSettlements = async (
   const channels = new Map<number, Sums>();
   for (const settlement of settlements) {
     const { payer, quota } = settlement;
-    const counted = !settlement.release;
-    add(users, payer.userId, quota - settlement.preQuota, quota, counted);
-    add(tokens, payer.tokenId, quota - settlement.preQuota, quota, counted);
+    add(users, payer.userId, quota - settlement.preQuota, quota);
+    add(tokens, payer.tokenId, quota - settlement.preQuota, quota);
     if (!payer.unlimited) limited.add(payer.tokenId);
     if (quota !== 0) add(channels, settlement.channelId, 0, quota);
   }
@@ -199,7 +205,7 @@ export const writeSettlements = async (
   await moves.users(users);
   await moves.tokens(tokens, limited, now);
   await moves.channels(channels);
-  await takeReservations(trx, states);
+  await moves.reservations(draws);
   return {
     rows,
     userMoves: new Map([...users].map(([id, sums]) => [id, -sums.balance])),
