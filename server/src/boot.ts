@@ -83,6 +83,8 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       db: main.db,
       dialect: main.dialect,
       logDb: logs.db,
+      logReadDb: logs.readDb,
+      logMaintenanceDb: logs.maintenanceDb,
       cache,
       options,
       logger,

@@ -3,11 +3,16 @@ import { dirname } from 'node:path';
 import SqliteDriver from 'better-sqlite3';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import { dialectOf, parseMysqlDsn, type Dialect } from './dsn.js';
+import { openSqliteThreads } from './sqlite-threads.js';
 import type { Tables } from './tables.js';
 import type PgModule from 'pg';
 
 export interface Database {
   readonly db: Kysely<Tables>;
+  /** Long reads (the console's log lists, stats, dashboards): off the relay's thread on SQLite; else `db`. */
+  readonly readDb: Kysely<Tables>;
+  /** Batched bulk deletes (log cleanup): off the relay's thread on SQLite; else `db`. */
+  readonly maintenanceDb: Kysely<Tables>;
   readonly dialect: Dialect;
   close(): Promise<void>;
 }
@@ -111,11 +116,23 @@ export const openDatabase = async (options: DatabaseOptions): Promise<Database> 
         ? await openPostgres(options.dsn, options.maxConnections)
         : await openMysql(options.dsn, options.maxConnections);
   const logQuery = options.logQuery;
-  const db = new Kysely<Tables>({
-    dialect: kyselyDialect,
-    ...(logQuery ? { log: (event: LogEvent) => logQuery(event.query.sql, event.queryDurationMillis) } : {}),
-  });
-  return { db, dialect, close: () => db.destroy() };
+  const log = logQuery && ((event: LogEvent) => logQuery(event.query.sql, event.queryDurationMillis));
+  const db = new Kysely<Tables>({ dialect: kyselyDialect, ...(log ? { log } : {}) });
+  // A file's other connections run in worker threads (sqlite-threads.ts); a memory database has none.
+  const threads =
+    dialect === 'sqlite' && options.sqlitePath !== ':memory:'
+      ? await openSqliteThreads(db, options.sqlitePath, options.sqliteBusyTimeoutMs, log)
+      : undefined;
+  return {
+    db,
+    readDb: threads?.readDb ?? db,
+    maintenanceDb: threads?.maintenanceDb ?? db,
+    dialect,
+    close: async () => {
+      await threads?.close();
+      await db.destroy();
+    },
+  };
 };
 
 /** Booleans come back as 0/1 from SQLite and MySQL. */

@@ -5,6 +5,7 @@ import { prefixMatch } from '../db/prefix-match.js';
 import { sqlNumber } from '../db/sql-number.js';
 import type { Tables } from '../db/tables.js';
 import { businessError } from '../lib/app-error.js';
+import { deleteLogsBefore } from './log-cleanup.js';
 import { logCsvChunks } from './log-export.js';
 import { adminScope, LOG_COLUMNS, logConditions, ownScope, toLogRecord, type LogScope } from './log-scope.js';
 import { ITEMS_PER_PAGE, pageOffset } from './paging.js';
@@ -15,9 +16,15 @@ const NUMERIC_KEYWORD = /^\d{1,9}$/;
 
 type LogCondition = (eb: ExpressionBuilder<Tables, 'logs'>) => Expression<SqlBool>;
 
-/** The logs (one-api §3.8), always read from `deps.logDb`, which may be a database of its own. */
+/**
+ * The logs (one-api §3.8), in the logs' database (which may be one of its own). Every read here may
+ * cover millions of rows, so all of them go to `deps.logReadDb` (off the relay's thread on SQLite),
+ * and the cleanup deletes in batches.
+ */
 export const createLogService = (deps: ServiceDeps) => {
-  const db = deps.logDb;
+  const db = deps.logReadDb;
+  /** The cleanup running on this instance: a second one waits for it (and then finds less to delete). */
+  let cleaning: Promise<unknown> = Promise.resolve();
 
   const list = async (scope: LogScope, page: number): Promise<Log[]> => {
     const rows = await db
@@ -83,11 +90,14 @@ export const createLogService = (deps: ServiceDeps) => {
     stat: (filter: LogFilter) => stat(adminScope(filter)),
     statOwn: (userId: number, filter: OwnLogFilter) => stat(ownScope(userId, filter)),
 
-    /** Deletes every log (any type) older than the target; answers how many went. */
+    /** Deletes every log (any type) older than the target, in batches; answers how many went. */
     deleteBefore: async (target: number): Promise<number> => {
       if (!target) throw businessError('target timestamp is required');
-      const result = await db.deleteFrom('logs').where('created_at', '<', target).executeTakeFirst();
-      return sqlNumber(result.numDeletedRows);
+      const run = cleaning.then(() =>
+        deleteLogsBefore({ db: deps.logMaintenanceDb, readDb: deps.logReadDb }, target),
+      );
+      cleaning = run.catch(() => undefined);
+      return run;
     },
 
     /** CSV chunks of the filtered logs, newest first, read in batches. */

@@ -72,9 +72,12 @@ const addTotals = <T extends ReturnType<typeof readTotals>>(
   return into;
 };
 
-/** Consumption for charts, aggregated in SQL over type-2 rows; always read from `deps.logDb`. */
+/**
+ * Consumption for charts, aggregated in SQL over type-2 rows of the logs' database; always read from
+ * `deps.logReadDb` (off the relay's thread on SQLite).
+ */
 export const createUsageService = (deps: ServiceDeps) => {
-  const db = deps.logDb;
+  const db = deps.logReadDb;
 
   const consumeRows = (scope: LogScope, range: Range) =>
     db.selectFrom('logs').where(

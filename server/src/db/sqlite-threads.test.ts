@@ -1,0 +1,191 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LOG_TYPE } from '@sluice/contract/statuses';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from './database.js';
+import { migrate } from './migrations/migrations.js';
+import { isDatabaseUnavailable } from './database-unavailable.js';
+import { createSqliteThread } from './sqlite-thread.js';
+
+const logRow = (createdAt: number) => ({
+  user_id: 1,
+  created_at: createdAt,
+  type: LOG_TYPE.consume,
+  content: 'c',
+  username: 'u',
+  token_name: 't',
+  model_name: 'm',
+  quota: 5,
+  prompt_tokens: 1,
+  completion_tokens: 2,
+  channel_id: 1,
+  request_id: 'r',
+  elapsed_time: 3,
+  is_stream: true,
+  system_prompt_reset: false,
+});
+
+describe('SQLite thread databases (a real file)', () => {
+  let dir: string;
+  let database: Database;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sluice-threads-'));
+    database = await openDatabase({
+      dsn: '',
+      sqlitePath: join(dir, 'sluice.db'),
+      sqliteBusyTimeoutMs: 3000,
+      maxConnections: 1,
+    });
+    await migrate(database.db, 'sqlite', 'main');
+  });
+
+  afterAll(async () => {
+    await database.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('are other Kysely instances than the main one', () => {
+    expect(database.readDb).not.toBe(database.db);
+    expect(database.maintenanceDb).not.toBe(database.db);
+  });
+
+  it('reads what the main connection committed, with the same types', async () => {
+    await database.db
+      .insertInto('logs')
+      .values([logRow(100), logRow(200)])
+      .execute();
+    const rows = await database.readDb
+      .selectFrom('logs')
+      .select(['created_at', 'is_stream', 'content'])
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      { created_at: 100, is_stream: 1, content: 'c' },
+      { created_at: 200, is_stream: 1, content: 'c' },
+    ]);
+    const stat = await database.readDb
+      .selectFrom('logs')
+      .select(sql<number>`SUM(quota)`.as('quota'))
+      .where('is_stream', '=', true)
+      .executeTakeFirstOrThrow();
+    expect(stat.quota).toBe(10);
+  });
+
+  it('answers many statements in flight, each with its own result', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        sql<{ n: number }>`SELECT ${index} AS n`.execute(database.readDb).then((result) => result.rows[0]?.n),
+      ),
+    );
+    expect(answers).toEqual(Array.from({ length: 50 }, (_, index) => index));
+  });
+
+  it('refuses writes on the read connection, with SQLite’s error code', async () => {
+    const failure = await database.readDb
+      .deleteFrom('logs')
+      .execute()
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as { code?: string }).code).toBe('SQLITE_READONLY');
+    expect(isDatabaseUnavailable(failure)).toBe(false);
+  });
+
+  it('passes on a statement’s error and keeps serving', async () => {
+    await expect(sql`SELECT * FROM no_such_table`.execute(database.readDb)).rejects.toThrow(/no such table/);
+    const row = await database.readDb.selectFrom('logs').select('id').limit(1).executeTakeFirst();
+    expect(row).toBeDefined();
+  });
+
+  it('writes on the maintenance connection, counted as Kysely counts them', async () => {
+    await database.db
+      .insertInto('logs')
+      .values([logRow(300), logRow(400)])
+      .execute();
+    const result = await database.maintenanceDb
+      .deleteFrom('logs')
+      .where('created_at', '<', 250)
+      .executeTakeFirst();
+    expect(result.numDeletedRows).toBe(2n);
+    const left = await database.db.selectFrom('logs').select('created_at').orderBy('id').execute();
+    expect(left.map((row) => row.created_at)).toEqual([300, 400]);
+  });
+
+  it('runs a maintenance statement only while the main connection is free', async () => {
+    const order: string[] = [];
+    let release = () => undefined as void;
+    const held = database.db.connection().execute(async () => {
+      order.push('main holds');
+      await new Promise<void>((done) => {
+        release = done;
+      });
+      order.push('main releases');
+    });
+    const deleted = database.maintenanceDb
+      .deleteFrom('logs')
+      .where('created_at', '<', 0)
+      .execute()
+      .then(() => order.push('maintenance ran'));
+    await new Promise((done) => setTimeout(done, 50));
+    expect(order).toEqual(['main holds']);
+    release();
+    await Promise.all([held, deleted]);
+    expect(order).toEqual(['main holds', 'main releases', 'maintenance ran']);
+  });
+
+  it('leaves the event loop free while a long read runs', async () => {
+    let turns = 0;
+    let reading = true;
+    const spin = async () => {
+      while (reading) {
+        await new Promise((done) => setImmediate(done));
+        turns += 1;
+      }
+    };
+    const spinning = spin();
+    // A few hundred ms of SQLite work: on the calling thread no turn of the loop could run meanwhile.
+    const result = await sql<{ total: number }>`
+      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000000)
+      SELECT SUM(i) AS total FROM n`.execute(database.readDb);
+    reading = false;
+    await spinning;
+    expect(result.rows[0]?.total).toBe((2_000_000 * 2_000_001) / 2);
+    expect(turns).toBeGreaterThan(20);
+  });
+
+  it('refuses transactions on a thread database', async () => {
+    await expect(database.readDb.transaction().execute(() => Promise.resolve())).rejects.toThrow(
+      /single statements/,
+    );
+  });
+});
+
+describe('an SQLite thread that cannot open its file', () => {
+  it('fails each statement with the error instead of hanging, and closes', async () => {
+    const thread = createSqliteThread({
+      file: join(tmpdir(), 'sluice-none', 'x.db'),
+      readonly: true,
+      busyTimeoutMs: 100,
+    });
+    await expect(thread.execute('SELECT 1', [])).rejects.toThrow();
+    await expect(thread.execute('SELECT 1', [])).rejects.toThrow();
+    await thread.close();
+    await expect(thread.execute('SELECT 1', [])).rejects.toThrow(/closed/);
+  });
+});
+
+describe('a memory database', () => {
+  it('has no threads: its reads are the main Kysely', async () => {
+    const database = await openDatabase({
+      dsn: '',
+      sqlitePath: ':memory:',
+      sqliteBusyTimeoutMs: 1000,
+      maxConnections: 1,
+    });
+    expect(database.readDb).toBe(database.db);
+    expect(database.maintenanceDb).toBe(database.db);
+    await database.close();
+  });
+});

@@ -1,0 +1,73 @@
+import type { Kysely } from 'kysely';
+import { sqlNumber } from '../db/sql-number.js';
+import type { Tables } from '../db/tables.js';
+
+/**
+ * Rows one DELETE covers at most. Small enough that no statement holds the write lock for long (on
+ * SQLite about 10 ms with the logs' six indexes, on a 2-core machine), large enough that each index
+ * page is rewritten for many rows at once.
+ */
+export const CLEANUP_BATCH_ROWS = 2000;
+
+export interface LogCleanupDatabases {
+  /** Where the batches run (on SQLite a thread of its own, each statement in the main connection's turn). */
+  readonly db: Kysely<Tables>;
+  /** Where the one long read (the last id to delete) runs. */
+  readonly readDb: Kysely<Tables>;
+}
+
+/** Lets the rest of the process (relay requests, the main connection's queries) run between two batches. */
+const nextTurn = () => new Promise<void>((done) => setImmediate(done));
+
+/**
+ * Deletes every log row created before `target`, in batches of consecutive ids, and answers how many
+ * went. The rows the first read saw as older than the target are the ones deleted, as one DELETE
+ * would; a row written since then is left alone.
+ *
+ * The walk is by primary key (ids ascend with time, but not strictly: the created_at test stays in
+ * every batch), so each statement finds its rows through the primary key, and no statement holds
+ * the write lock for more than one batch.
+ */
+export const deleteLogsBefore = async (
+  databases: LogCleanupDatabases,
+  target: number,
+  batchRows = CLEANUP_BATCH_ROWS,
+): Promise<number> => {
+  const { db, readDb } = databases;
+  const bound = await readDb
+    .selectFrom('logs')
+    .select((eb) => eb.fn.max('id').as('last'))
+    .where('created_at', '<', target)
+    .executeTakeFirst();
+  if (bound?.last === null || bound?.last === undefined) return 0;
+  const last = sqlNumber(bound.last);
+  let deleted = 0;
+  for (let after = 0; after < last;) {
+    const from = after;
+    const batch = await db
+      .selectFrom((eb) =>
+        eb
+          .selectFrom('logs')
+          .select('id')
+          .where('id', '>', from)
+          .where('id', '<=', last)
+          .orderBy('id')
+          .limit(batchRows)
+          .as('batch'),
+      )
+      .select((eb) => eb.fn.max('id').as('end'))
+      .executeTakeFirst();
+    if (batch?.end === null || batch?.end === undefined) break;
+    const end = sqlNumber(batch.end);
+    const result = await db
+      .deleteFrom('logs')
+      .where('id', '>', from)
+      .where('id', '<=', end)
+      .where('created_at', '<', target)
+      .executeTakeFirst();
+    deleted += sqlNumber(result.numDeletedRows);
+    after = end;
+    await nextTurn();
+  }
+  return deleted;
+};
