@@ -78,7 +78,8 @@ export const admit = async (input: AdmissionInput): Promise<Admission> => {
     ),
   );
   const quota = billing.freshQuota(payer.userId) ?? (await billing.userQuota(payer.userId));
-  input.onQuotaChecked?.(payer.userId, quota + billing.heldFor(payer.userId), estimate);
+  // The quota as the database has it: what this instance's pool holds is not counted (at most a 50th).
+  input.onQuotaChecked?.(payer.userId, quota, estimate);
   const taken = billing.admit(payer, estimate, quota, auth.token.remain_quota);
   const reservationId = typeof taken === 'string' ? taken : await taken;
   return { payer, group, estimate, reserved: estimate, reservationId };

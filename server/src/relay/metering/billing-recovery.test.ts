@@ -158,7 +158,7 @@ describe.each(testDialects())('billing recovery after a crash, on %s', (dialect)
     const { journal, billing } = await deadInstance(owner, Date.now() + 60_000);
     const payer = { userId, tokenId, unlimited: false };
     // Written before the kill: once in the database, once in the journal. The pool took a slice of
-    // 2,000 (20 estimates of 100; a 50th of the quota).
+    // 2,000 (a 50th of the quota; 200 estimates of 100 would be more).
     const pool = await billing.admit(payer, 100, START, START);
     await billing.settle(settlement('a-written', 100, 70, pool));
     // Answered, journaled, not yet written when the kill came.

@@ -57,25 +57,25 @@ describe.each(testDialects())('billing: quota pools on %s', (dialect) => {
   });
 
   it('takes a slice from the database once, admits from memory, draws costs from it, gives the rest back', async () => {
-    // A slice: 20 estimates, at most a 50th of the quota.
+    // A slice: 200 estimates, at most a 50th of the quota.
     const first = await billing.admit(payer, 100, START, 0);
-    expect(await storedQuota()).toBe(START - 2_000);
+    expect(await storedQuota()).toBe(START - 20_000);
     // The next requests are admitted from the pool: no await, nothing written.
     const second = billing.admit(payer, 100, START, 0);
     expect(second).toBe(first);
-    expect(await storedQuota()).toBe(START - 2_000);
+    expect(await storedQuota()).toBe(START - 20_000);
     await Promise.all([
       billing.settle(settlement(first, 100, 70)),
       billing.settle(settlement(first, 100, 130)),
     ]);
     // The costs are drawn from the pool's row, not from the quota again.
-    expect(await storedQuota()).toBe(START - 2_000);
+    expect(await storedQuota()).toBe(START - 20_000);
     const row = await db()
       .selectFrom('sluice_reservations')
       .select('quota')
       .where('id', '=', first)
       .executeTakeFirstOrThrow();
-    expect(Number(row.quota)).toBe(2_000 - 200);
+    expect(Number(row.quota)).toBe(20_000 - 200);
     await billing.giveBackPools();
     expect(await storedQuota()).toBe(START - 200);
     expect(await db().selectFrom('sluice_reservations').selectAll().execute()).toEqual([]);

@@ -120,8 +120,6 @@ export const createBilling = (options: BillingOptions) => {
     backlog: () => settle.backlog(),
     /** Gives back every pool with nothing in flight or unwritten (shutdown, and tests' books). */
     giveBackPools: () => pools.giveBackIdle(true),
-    /** What this instance's pools hold for a user (spendable, though out of the database's quota). */
-    heldFor: pools.heldFor,
     /** Shutdown: stop waiting long for a database that is away, and stop the pool sweeper. */
     stopRetrying: () => {
       clearInterval(sweeper);

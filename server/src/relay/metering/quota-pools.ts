@@ -22,8 +22,11 @@ export interface PoolsDeps {
   readonly moved: (userId: number, amount: number) => void;
 }
 
-/** A slice covers up to this many estimates… */
-const SLICE_ESTIMATES = 20;
+/**
+ * A slice covers up to this many estimates (one grow transaction per 200 requests of a payer with
+ * quota to spare)…
+ */
+const SLICE_ESTIMATES = 200;
 /** …and at most this share of what the user (or a limited key) holds, so idle pools hold little. */
 const SLICE_SHARE = 50;
 /** A pool unused this long, with nothing in flight or unwritten, is given back. */
@@ -262,12 +265,6 @@ export const createQuotaPools = (deps: PoolsDeps) => {
     failed,
     written,
     giveBackIdle,
-    /** What this instance holds for a user in its pools (the quota reminders add it back). */
-    heldFor: (userId: number): number => {
-      let held = 0;
-      for (const pool of byKey.values()) if (pool.payer.userId === userId) held += Math.max(0, pool.balance);
-      return held;
-    },
   };
 };
 
