@@ -256,11 +256,9 @@ const pickTarget = (targets, name) => {
 const sluiceRun = async (servers, options) => {
   const logsBefore = options.setUp ? 0 : consumeLogRows(options.sqlitePath);
   const nodeFlags = profile
-    ? [
-        '--cpu-prof',
-        `--cpu-prof-dir=${join(RESULTS, 'profiles')}`,
-        `--cpu-prof-name=sluice-${options.phase}.cpuprofile`,
-      ]
+    ? // One profile per thread (Node names them CPU.<date>.<time>.<pid>.<thread>.<seq>): the relay's
+      // is thread 0; the SQLite worker threads have their own.
+      ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS, 'profiles', options.phase)}`]
     : [];
   say(`starting Sluice (${options.phase})`);
   const sluice = await startSluice({ ...options, nodeFlags, ...(sluiceMain ? { main: sluiceMain } : {}) });
