@@ -159,8 +159,9 @@ export const createQuotaPools = (deps: PoolsDeps) => {
         const current = poolFor(payer);
         if (current.balance >= estimate) return take(current, estimate);
         if (current.growing) {
+          // Another request is growing it: wait, then look again (one grow at a time per pool).
           await current.growing.catch(() => undefined);
-          if (current.balance >= estimate) return take(current, estimate);
+          continue;
         }
         const growing = growFor(current, estimate, quota, keyRemain);
         current.growing = growing;
