@@ -21,15 +21,18 @@ const CHUNK = 200;
 
 const INTEGER: Record<Dialect, string> = { sqlite: 'INTEGER', postgres: 'BIGINT', mysql: 'SIGNED' };
 
-const chunks = (ids: readonly number[]): number[][] => {
-  const out: number[][] = [];
+const chunks = <Id>(ids: readonly Id[]): Id[][] => {
+  const out: Id[][] = [];
   for (let start = 0; start < ids.length; start += CHUNK) out.push(ids.slice(start, start + CHUNK));
   return out;
 };
 
 export const createBalanceMoves = (trx: Transaction<Tables>, dialect: Dialect) => {
   /** `CASE id WHEN … THEN … END`, each value cast to an integer (PostgreSQL cannot infer it). */
-  const caseOf = (ids: readonly number[], value: (id: number) => number): RawBuilder<number> =>
+  const caseOf = <Id extends number | string>(
+    ids: readonly Id[],
+    value: (id: Id) => number,
+  ): RawBuilder<number> =>
     sql<number>`CASE id ${sql.join(
       ids.map((id) => sql`WHEN ${id} THEN CAST(${value(id)} AS ${sql.raw(INTEGER[dialect])})`),
       sql` `,
@@ -104,21 +107,14 @@ export const createBalanceMoves = (trx: Transaction<Tables>, dialect: Dialect) =
      * now not) makes the whole transaction roll back: its amounts were worked out wrong.
      */
     reservations: async (draws: ReadonlyMap<string, number>) => {
-      const ids = [...draws.keys()];
-      for (let start = 0; start < ids.length; start += CHUNK) {
-        const chunk = ids.slice(start, start + CHUNK);
+      for (const chunk of chunks([...draws.keys()])) {
         const drawn = await trx
           .updateTable('sluice_reservations')
           .set((eb) => ({
             quota: eb(
               'quota',
               '-',
-              sql<number>`CASE id ${sql.join(
-                chunk.map(
-                  (id) => sql`WHEN ${id} THEN CAST(${draws.get(id) ?? 0} AS ${sql.raw(INTEGER[dialect])})`,
-                ),
-                sql` `,
-              )} END`,
+              caseOf(chunk, (id) => draws.get(id) ?? 0),
             ),
           }))
           .where('id', 'in', chunk)

@@ -5,22 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import type { Kysely } from 'kysely';
-import type { Logger } from 'pino';
-import type { Dialect } from '../../db/dsn.js';
-import type { Tables } from '../../db/tables.js';
 import { fileJournal, memoryJournal, thisOwner, type BillingJournal } from './billing-journal.js';
-import { createBillingRecovery } from './billing-recovery.js';
+import { createBillingRecovery, type RecoveryDeps } from './billing-recovery.js';
 import { createInstanceLease, DEFAULT_LEASE, type LeaseTiming } from './instance-lease.js';
 import { forgetWritten } from './settled-ranges.js';
 
-export interface DurabilityDeps {
-  readonly db: Kysely<Tables>;
-  readonly logDb: Kysely<Tables>;
-  readonly dialect: Dialect;
-  /** undefined: the journal is kept in memory (a crash loses what is not yet written). */
-  readonly journalDir: string | undefined;
-  readonly logger: Logger;
+/** What recovery needs (this instance aside), and the lease's timing. */
+export interface DurabilityDeps extends Omit<RecoveryDeps, 'self'> {
   readonly lease?: LeaseTiming;
 }
 
