@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LOG_TYPE } from '@sluice/contract/statuses';
@@ -173,6 +173,26 @@ describe('an SQLite thread that cannot open its file', () => {
     await expect(thread.execute('SELECT 1', [])).rejects.toThrow();
     await thread.close();
     await expect(thread.execute('SELECT 1', [])).rejects.toThrow(/closed/);
+  });
+});
+
+describe('closing an SQLite file database', () => {
+  it('ends the threads that only the checkpoints started: the file is closed, its WAL gone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sluice-threads-'));
+    const file = join(dir, 'sluice.db');
+    const database = await openDatabase({
+      dsn: '',
+      sqlitePath: file,
+      sqliteBusyTimeoutMs: 1000,
+      maxConnections: 1,
+    });
+    await migrate(database.db, 'sqlite', 'main');
+    // Past one checkpoint tick: the maintenance thread runs, though nothing used maintenanceDb.
+    await new Promise((done) => setTimeout(done, 1300));
+    await database.close();
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    expect(readdirSync(dir)).toEqual(['sluice.db']);
+    rmSync(dir, { recursive: true });
   });
 });
 

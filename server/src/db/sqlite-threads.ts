@@ -76,6 +76,9 @@ export const openSqliteThreads = async (
     close: async () => {
       clearInterval(timer);
       await Promise.all([readDb.destroy(), maintenanceDb.destroy()]);
+      // Kysely destroys only a driver it has used; the checkpoints start the maintenance thread
+      // without it, and a thread left open keeps its connection (and the WAL) after the main one.
+      await Promise.all([readThread.close(), maintenanceThread.close()]);
     },
   };
 };
