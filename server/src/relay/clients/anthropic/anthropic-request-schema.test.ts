@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../lib/app-error.js';
 import { anthropicClient } from './anthropic-client.js';
+import { ANTHROPIC_ONLY } from './index.js';
 
 const toHub = (body: Record<string, unknown>) => anthropicClient.toHub(body, {});
 
@@ -51,6 +52,7 @@ describe('anthropic client: refusals (400, naming the field)', () => {
     const error = refusal(body);
     expect(error.status).toBe(400);
     expect(error.type).toBe('invalid_request_error');
+    expect(error.code).toBe('invalid_request');
     expect(error.message).toBe(message);
   });
 
@@ -58,28 +60,37 @@ describe('anthropic client: refusals (400, naming the field)', () => {
     [
       { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} },
       'messages.0.content.0.type: content block type "server_tool_use" is not supported on this channel',
+      ANTHROPIC_ONLY,
     ],
     [
       { type: 'image', source: { type: 'file', file_id: 'file_1' } },
       'messages.0.content.0.source.type: image source "file" is not supported on this channel',
+      ANTHROPIC_ONLY,
     ],
     [
       { type: 'document', source: { type: 'url', url: 'https://example.com/a.pdf' } },
       'messages.0.content.0.source.type: document source "url" is not supported on this channel',
+      ANTHROPIC_ONLY,
     ],
     [
       { type: 'tool_result', tool_use_id: 't', content: [{ type: 'tool_reference', tool_name: 'x' }] },
       'messages.0.content.0.content.0.type: tool result block "tool_reference" is not supported on this channel',
+      ANTHROPIC_ONLY,
     ],
-    [{ type: 'text' }, 'messages.0.content.0.text: Invalid input: expected string, received undefined'],
+    [
+      { type: 'text' },
+      'messages.0.content.0.text: Invalid input: expected string, received undefined',
+      'invalid_request',
+    ],
     [
       { type: 'tool_use', id: 'toolu_1', name: 'x', input: {} },
       'messages.0.content.0: tool_use blocks are not allowed in user messages',
+      'invalid_request',
     ],
-  ])('refuses the user block %j', (block, message) => {
-    expect(
-      refusal({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: [block] }] }).message,
-    ).toBe(message);
+  ])('refuses the user block %j', (block, message, code) => {
+    const error = refusal({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: [block] }] });
+    expect(error.message).toBe(message);
+    expect(error.code).toBe(code);
   });
 
   it('refuses a tool_result in an assistant message', () => {
@@ -108,6 +119,7 @@ describe('anthropic client: refusals (400, naming the field)', () => {
       messages: user,
     });
     expect(error.status).toBe(400);
+    expect(error.code).toBe(ANTHROPIC_ONLY);
     expect(error.message).toBe(
       `tools.1.type: the ${type} tool is Anthropic's own and needs a channel that speaks Anthropic's format`,
     );
@@ -123,13 +135,13 @@ describe('anthropic client: refusals (400, naming the field)', () => {
     expect(
       refusal({ model: 'm', max_tokens: 5, thinking: { type: 'enabled' }, messages: user }).message,
     ).toBe('thinking.budget_tokens is required');
-    expect(
-      refusal({
-        model: 'm',
-        max_tokens: 5,
-        mcp_servers: [{ type: 'url', url: 'https://mcp.example.com' }],
-        messages: user,
-      }).message,
-    ).toBe('mcp_servers are run by Anthropic only');
+    const mcp = refusal({
+      model: 'm',
+      max_tokens: 5,
+      mcp_servers: [{ type: 'url', url: 'https://mcp.example.com' }],
+      messages: user,
+    });
+    expect(mcp.message).toBe('mcp_servers is not supported on this channel');
+    expect(mcp.code).toBe(ANTHROPIC_ONLY);
   });
 });

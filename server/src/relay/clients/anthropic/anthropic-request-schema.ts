@@ -7,6 +7,9 @@ import { z } from 'zod';
  * tool choice the hub has no counterpart for is refused here, by name.
  */
 
+/** How a refusal of what only Anthropic's own API runs ends (see ANTHROPIC_ONLY). */
+export const NOT_ON_THIS_CHANNEL = 'is not supported on this channel';
+
 /** The message of a discriminated union that matched no option: names the value it did not know. */
 const unsupported =
   (what: string) =>
@@ -16,7 +19,7 @@ const unsupported =
     const type =
       typeof input === 'object' && input !== null ? (input as Record<string, unknown>)['type'] : undefined;
     if (type === undefined) return `${what} needs a type`;
-    return `${what} ${JSON.stringify(type)} is not supported on this channel`;
+    return `${what} ${JSON.stringify(type)} ${NOT_ON_THIS_CHANNEL}`;
   };
 
 /** `content: "text"` is the same as `content: [{type:'text', text}]`. */
@@ -154,7 +157,7 @@ const shared = {
   /** The structured outputs beta's earlier name for output_config.format. */
   output_format: outputFormat.nullish(),
   /** The MCP connector beta: Anthropic calls the servers itself, which no other channel can do. */
-  mcp_servers: z.array(z.unknown()).max(0, 'mcp_servers are run by Anthropic only').nullish(),
+  mcp_servers: z.array(z.unknown()).max(0, `mcp_servers ${NOT_ON_THIS_CHANNEL}`).nullish(),
 };
 
 export const anthropicCountRequest = z.looseObject(shared);

@@ -5,17 +5,27 @@ import { hubMessagesOf } from './anthropic-hub-messages.js';
 import {
   anthropicCountRequest,
   anthropicMessagesRequest,
+  NOT_ON_THIS_CHANNEL,
   type AnthropicCountRequest,
   type AnthropicTool,
   type AnthropicToolChoice,
 } from './anthropic-request-schema.js';
 
-const invalid = (message: string) => relayError(400, 'invalid_request', message, 'invalid_request_error');
+/**
+ * The code of a 400 for what only Anthropic's own API runs (its server tools, Files API sources, a
+ * content block or option the hub has no counterpart for): the request is valid, but only a channel
+ * that speaks Anthropic's format (the native pass-through) can answer it.
+ */
+export const ANTHROPIC_ONLY = 'anthropic_only';
+
+const invalid = (message: string, code = 'invalid_request') =>
+  relayError(400, code, message, 'invalid_request_error');
 
 const read = <T>(schema: z.ZodType<T>, body: unknown): T => {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
-  throw invalid(describeZodIssue(result.error, 'invalid request', true));
+  const message = describeZodIssue(result.error, 'invalid request', true);
+  throw invalid(message, message.endsWith(NOT_ON_THIS_CHANNEL) ? ANTHROPIC_ONLY : 'invalid_request');
 };
 
 /**
@@ -28,6 +38,7 @@ const hubTools = (tools: readonly AnthropicTool[]) =>
     if (tool.type && tool.type !== 'custom')
       throw invalid(
         `tools.${index}.type: the ${tool.type} tool is Anthropic's own and needs a channel that speaks Anthropic's format`,
+        ANTHROPIC_ONLY,
       );
     if (!tool.input_schema) throw invalid(`tools.${index}.input_schema is required`);
     return {
