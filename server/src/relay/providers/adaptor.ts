@@ -96,6 +96,39 @@ export interface UpstreamErrorInfo {
   readonly param?: string;
 }
 
+/** The client formats a provider may speak itself (relay/clients/ names them too). */
+export type NativeFormatName = 'anthropic' | 'responses' | 'gemini';
+
+/** What one event of a native stream says, as its tap reads it. */
+export interface NativeStreamStep {
+  /** Before the stream opened: 'open' once an event commits the answer, 'wait' past a ping. */
+  readonly opening: 'open' | 'wait' | 'refuse';
+  /** The stream's usage so far, when this event carries it (each replaces the last). */
+  readonly usage?: Usage;
+  /** Text generated in this event (for local counting when the provider gives no usage). */
+  readonly text?: string;
+  /** The provider reported an error in this event. */
+  readonly error?: UpstreamErrorInfo;
+}
+
+/**
+ * A client format the provider speaks itself: the client's body goes upstream as it came but for
+ * the model, and the answer comes back as it came; the relay only reads the usage it carries.
+ */
+export interface NativeFormat {
+  readonly format: NativeFormatName;
+  /** The upstream request for the client's body (`meta.model`: the model the channel maps to). */
+  buildRequest(
+    body: Readonly<Record<string, unknown>>,
+    raw: Uint8Array,
+    meta: RelayRequestMeta,
+  ): UpstreamRequest;
+  /** The usage of a JSON answer, and its text for local counting. */
+  readAnswer(body: unknown): { usage?: Usage; text: string };
+  /** A fresh reader for one stream's events. */
+  streamTap(): (event: SseEvent) => NativeStreamStep;
+}
+
 /** What every adaptor does: build the upstream request, read its answer and its errors. */
 interface AdaptorBase {
   readonly modes: readonly RelayMode[];
@@ -103,6 +136,8 @@ interface AdaptorBase {
   parseResponse(body: unknown, meta: RelayRequestMeta): ParsedResponse;
   /** Reads a provider error body; undefined when the body is not one of the provider's errors. */
   parseError(body: unknown): UpstreamErrorInfo | undefined;
+  /** The client formats this provider speaks itself (passed through untouched). */
+  readonly native?: readonly NativeFormat[];
 }
 
 /**

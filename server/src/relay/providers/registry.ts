@@ -3,7 +3,7 @@ import type { Adaptor, ChannelMeta, RelayMode } from './adaptor.js';
 import { anthropicAdaptor } from './anthropic/index.js';
 import { azureAdaptor } from './azure/index.js';
 import { geminiAdaptor } from './gemini/index.js';
-import { createOpenAiAdaptor, defaultUrl, type UrlBuilder } from './openai/index.js';
+import { createOpenAiAdaptor, defaultUrl, responsesNative, type UrlBuilder } from './openai/index.js';
 import { BALANCE_READERS, type BalanceReader } from './balance-readers.js';
 import { DEFAULT_MODELS } from './provider-models.js';
 
@@ -67,7 +67,8 @@ const cloudflareUrl: UrlBuilder = (channel: ChannelMeta, path) => {
  */
 const ROWS: Readonly<Record<ChannelTypeName, Row>> = {
   openAi: compatible('openai', 'https://api.openai.com', {
-    adaptor: createOpenAiAdaptor(openAiUrl),
+    // OpenAI's own API serves the Responses API: a Responses client passes through untouched.
+    adaptor: { ...createOpenAiAdaptor(openAiUrl), native: [responsesNative(openAiUrl)] },
     balance: BALANCE_READERS.openAi,
   }),
   api2d: compatible('openai', 'https://oa.api2d.net'),

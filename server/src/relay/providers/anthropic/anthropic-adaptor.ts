@@ -1,14 +1,15 @@
 import type { TranslatingAdaptor } from '../adaptor.js';
+import { ANTHROPIC_DEFAULT_VERSION } from './anthropic-defaults.js';
+import { anthropicNative } from './anthropic-native.js';
 import { anthropicBody } from './anthropic-request.js';
 import { parseAnthropicError, parseAnthropicResponse } from './anthropic-response.js';
 import { createAnthropicStreamState, mapAnthropicStreamEvent } from './anthropic-stream.js';
 
-export const ANTHROPIC_DEFAULT_VERSION = '2023-06-01';
-
 /**
  * Anthropic's Messages API (channel type 14): `POST <base>/v1/messages` with `x-api-key` and
  * `anthropic-version` (the client's, else 2023-06-01; the client's `anthropic-beta` is passed on).
- * Chat only; requests, responses and streams are converted to and from OpenAI's format.
+ * Chat only; requests, responses and streams are converted to and from OpenAI's format, except for
+ * a client that speaks Anthropic's format itself (anthropic-native.ts: passed through untouched).
  */
 export const anthropicAdaptor: TranslatingAdaptor = {
   kind: 'translating',
@@ -33,4 +34,5 @@ export const anthropicAdaptor: TranslatingAdaptor = {
     return (event) => mapAnthropicStreamEvent(event, state, meta);
   },
   parseError: parseAnthropicError,
+  native: [anthropicNative],
 };

@@ -1,10 +1,10 @@
 import type { RelayRequestMeta, TranslatingAdaptor } from '../adaptor.js';
+import { GEMINI_DEFAULT_API_VERSION } from './gemini-defaults.js';
 import { geminiEmbeddingsBody, parseGeminiEmbeddings } from './gemini-embeddings.js';
+import { geminiNative } from './gemini-native.js';
 import { geminiChatBody } from './gemini-request.js';
 import { parseGeminiError, parseGeminiResponse } from './gemini-response.js';
 import { createGeminiStreamState, mapGeminiStreamEvent } from './gemini-stream.js';
-
-export const GEMINI_DEFAULT_API_VERSION = 'v1beta';
 
 const urlOf = (meta: RelayRequestMeta): string => {
   const version =
@@ -46,4 +46,5 @@ export const geminiAdaptor: TranslatingAdaptor = {
     return (event) => mapGeminiStreamEvent(event, state, meta);
   },
   parseError: parseGeminiError,
+  native: [geminiNative],
 };

@@ -7,3 +7,4 @@ export {
   type UrlBuilder,
 } from './openai-adaptor.js';
 export { OPENAI_MODELS } from './openai-models.js';
+export { responsesNative } from './openai-responses-native.js';

@@ -1,0 +1,151 @@
+import { StringDecoder } from 'node:string_decoder';
+import { createSseParser } from '../../lib/sse.js';
+import type { Adaptor, NativeFormat, Usage } from '../providers/adaptor.js';
+import type { ChunkSource } from '../pipeline/relay-response.js';
+import type { UpstreamResponse } from '../upstream/upstream.js';
+import { OPENING_LIMIT_BYTES, StreamRefused, endedUnopened, refusedGarbage } from './stream-opening.js';
+import type { StreamOutcome } from './stream-relay.js';
+
+export interface NativeStreamOptions {
+  readonly native: NativeFormat;
+  /** The channel's adaptor, for a JSON error body sent as a stream. */
+  readonly adaptor: Adaptor;
+  readonly upstream: UpstreamResponse;
+  readonly abortUpstream: () => void;
+  readonly onFinish: (outcome: StreamOutcome) => void;
+}
+
+/** A native stream once it opened: its bytes as they come. */
+export interface NativeStream extends ChunkSource {
+  /**
+   * Reads the upstream until its stream opens (its first event that commits the answer): the whole
+   * answer when the upstream already ended, else this stream. Throws (or rejects with) a
+   * StreamRefused when it does not open: nothing answered, nothing billed, the next channel tried.
+   */
+  open(): Uint8Array | NativeStream | Promise<Uint8Array | NativeStream>;
+}
+
+const NO_BYTES = Buffer.alloc(0);
+
+/**
+ * A stream in the client's own format, relayed byte for byte: every event is read (the format's tap
+ * gives the usage and the text) but none is changed, dropped or added. Held only until it opens, as
+ * the translated streams are (stream-opening.ts).
+ */
+export const nativeStream = (options: NativeStreamOptions): NativeStream => {
+  const tap = options.native.streamTap();
+  const parser = createSseParser();
+  const decoder = new StringDecoder('utf8');
+  const body = options.upstream.body;
+  let usage: Usage | undefined;
+  let text = '';
+  let opened = false;
+  let finished = false;
+  let refusal: StreamRefused | undefined;
+
+  const finish = (aborted: boolean) => {
+    if (finished) return;
+    finished = true;
+    options.onFinish({ usage, text, aborted });
+  };
+
+  /** Reads the events in `chunk` (and the stream's end with `last`). */
+  const read = (chunk: Buffer, last: boolean) => {
+    const events = parser.feed(decoder.write(chunk));
+    if (last) events.push(...parser.end());
+    for (const event of events) {
+      const step = tap(event);
+      if (!opened) {
+        if (step.opening === 'refuse') {
+          refusal ??= new StreamRefused(
+            step.error?.message ??
+              'the upstream answered a stream that does not start with an event of its format',
+            step.error,
+          );
+          return;
+        }
+        if (step.opening === 'open') opened = true;
+      }
+      if (step.usage) usage = step.usage;
+      if (step.text) text += step.text;
+    }
+  };
+
+  const unopened: Buffer[] = [];
+  let unopenedSize = 0;
+  let held: Uint8Array | undefined;
+
+  /** One upstream chunk before the stream opened: the answer once it opens, undefined to read on. */
+  const tryOpen = (chunk: Buffer, last: boolean): Uint8Array | NativeStream | undefined => {
+    unopened.push(chunk);
+    unopenedSize += chunk.length;
+    try {
+      read(chunk, last);
+    } catch {
+      refusal ??= refusedGarbage();
+    }
+    if (!refusal && !opened && (last || unopenedSize > OPENING_LIMIT_BYTES))
+      refusal = endedUnopened(unopened, options.adaptor, !last);
+    if (refusal) {
+      source.done = true;
+      options.abortUpstream();
+      throw refusal;
+    }
+    if (!opened) return undefined;
+    const first = unopened.length === 1 && unopened[0] ? unopened[0] : Buffer.concat(unopened);
+    unopened.length = 0;
+    if (last) {
+      source.done = true;
+      finish(false);
+      return first;
+    }
+    held = first;
+    return source;
+  };
+
+  const opening = async (): Promise<Uint8Array | NativeStream> => {
+    for (;;) {
+      const chunk = await body.next();
+      const answer = tryOpen(chunk ?? NO_BYTES, chunk === undefined || body.ended);
+      if (answer) return answer;
+    }
+  };
+
+  const source: NativeStream = {
+    done: false,
+    open: () => {
+      const all = body.whole();
+      return (all === undefined ? undefined : tryOpen(all, true)) ?? opening();
+    },
+    next: async () => {
+      if (held !== undefined) {
+        const first = held;
+        held = undefined;
+        return first;
+      }
+      if (source.done) return undefined;
+      let chunk;
+      try {
+        chunk = await body.next();
+      } catch (error) {
+        // Broken off mid-stream: billed for what came; the client's connection is cut (relay-http).
+        source.done = true;
+        finish(false);
+        throw error;
+      }
+      const last = chunk === undefined || body.ended;
+      read(chunk ?? NO_BYTES, last);
+      if (last) {
+        source.done = true;
+        finish(false);
+      }
+      return chunk;
+    },
+    cancel: () => {
+      source.done = true;
+      options.abortUpstream();
+      finish(true);
+    },
+  };
+  return source;
+};
