@@ -14,6 +14,7 @@ import { API_ROUTES, type RouteDeps } from './api/api-routes.js';
 import { billingRoutes } from './relay/http/billing-routes.js';
 import type { RelayRouteDeps } from './relay/request/relay-dispatch.js';
 import { openAiErrorOf } from './relay/http/openai-error.js';
+import { geminiRoutes } from './relay/http/gemini-routes.js';
 import { relayRoutes } from './relay/http/relay-routes.js';
 import type { Services } from './services/services.js';
 
@@ -98,6 +99,7 @@ export const createApp = (deps: AppDeps) => {
   app.route('/dashboard/billing', billing);
   app.route('/v1/dashboard/billing', billing);
   app.route('/v1', relayRoutes(deps.relay));
+  app.route('/v1beta', geminiRoutes(deps.relay));
 
   const serveConsole = consoleStatic(config.webDistPath || DEFAULT_WEB_DIST);
   const web = limiter('GW', config.globalWebRateLimit, 180);

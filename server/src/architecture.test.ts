@@ -116,6 +116,20 @@ describe('architecture', () => {
     expect(broken).toEqual([]);
   });
 
+  it('reaches a client format folder only through its index.ts', () => {
+    const clientFolder = (path: string) => /^server\/src\/relay\/clients\/([^/]+)\//.exec(path)?.[1];
+    const broken: string[] = [];
+    for (const [file, targets] of edges) {
+      if (isTest(file)) continue;
+      for (const target of targets) {
+        const folder = clientFolder(target);
+        if (folder === undefined || clientFolder(file) === folder) continue;
+        if (target !== `server/src/relay/clients/${folder}/index.ts`) broken.push(`${file} → ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
   it('never lets a console feature import another feature', () => {
     const broken: string[] = [];
     for (const [file, targets] of edges) {

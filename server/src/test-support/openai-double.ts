@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { listenHandler, type Listening } from './listen.js';
+import { answerResponses } from './openai-responses-double.js';
 
 /** What the double received. */
 export interface RecordedRequest {
@@ -43,7 +44,8 @@ const usageOf = (usage: OpenAiDouble['usage']) =>
 /**
  * A loopback double of OpenAI's API, answering in OpenAI's documented wire format: chat completions
  * (JSON, and SSE streams whose final usage chunk comes only with stream_options.include_usage),
- * completions, embeddings, moderations, images, speech and transcriptions.
+ * completions, embeddings, moderations, images, speech and transcriptions; the Responses API
+ * (openai-responses-double.ts).
  */
 export const startOpenAiDouble = async (): Promise<OpenAiDouble> => {
   const requests: RecordedRequest[] = [];
@@ -143,6 +145,7 @@ export const startOpenAiDouble = async (): Promise<OpenAiDouble> => {
     if (path.endsWith('/dashboard/billing/usage'))
       return json(response, 200, { object: 'list', total_usage: 1234.5 });
     const model = typeof parsed?.['model'] === 'string' ? parsed['model'] : 'gpt-3.5-turbo';
+    if (path.endsWith('/v1/responses')) return answerResponses(response, parsed, state);
     if (path.endsWith('/chat/completions')) {
       const options = parsed?.['stream_options'] as { include_usage?: boolean } | undefined;
       if (parsed?.['stream'] === true) return streamChat(response, model, options?.include_usage === true);

@@ -1,3 +1,4 @@
+import { anthropicModelList } from '../clients/anthropic/index.js';
 import { PROVIDERS } from '../providers/registry.js';
 import type { KeyAuth } from '../request/key-auth.js';
 import type { RelayIndex } from '../routing/relay-index.js';
@@ -43,12 +44,21 @@ export const modelObject = (id: string) => {
   return owner === undefined ? undefined : objectOf(id, owner);
 };
 
-/** GET /v1/models: the key's allow-list if it has one, else what the user's group may use. */
-export const modelList = async (index: RelayIndex, auth: KeyAuth) => {
+/** The models a key may use: its allow-list if it has one, else what the user's group may use. */
+export const keyModels = async (index: RelayIndex, auth: KeyAuth): Promise<readonly string[]> => {
   const allowed = (auth.token.models ?? '')
     .split(',')
     .map((name) => name.trim())
     .filter((name) => name !== '');
-  const names = allowed.length > 0 ? allowed : await index.groupModels(auth.user.group || 'default');
+  return allowed.length > 0 ? allowed : index.groupModels(auth.user.group || 'default');
+};
+
+/** GET /v1/models in OpenAI's shape. */
+export const modelList = async (index: RelayIndex, auth: KeyAuth) => {
+  const names = await keyModels(index, auth);
   return { object: 'list', data: names.map((name) => objectOf(name, OWNERS.get(name) ?? 'custom')) };
 };
+
+/** GET /v1/models in Anthropic's shape (asked with `anthropic-version`). */
+export const anthropicModels = async (index: RelayIndex, auth: KeyAuth) =>
+  anthropicModelList((await keyModels(index, auth)).map((id) => ({ id, created: CREATED })));

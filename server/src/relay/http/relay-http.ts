@@ -7,9 +7,10 @@ import { relayError } from '../../lib/app-error.js';
 import { createRequestId } from '../../lib/time.js';
 import { ClientLink } from './client-link.js';
 import { authenticateKey } from '../request/key-auth.js';
-import { openAiErrorOf } from './openai-error.js';
 import { dispatchRelay, type RelayRouteDeps } from '../request/relay-dispatch.js';
-import { RELAY_ROUTES, type RelayRoute } from '../request/relay-request.js';
+import type { RelayRoute } from '../request/relay-request.js';
+import { clientErrorOf } from './client-error.js';
+import { credentialOf, isRelayPrefix, matchRoute } from './route-match.js';
 import type { ChunkSource, RelayReply } from '../pipeline/relay-response.js';
 
 export interface RelayHttpDeps {
@@ -22,28 +23,6 @@ export interface RelayHttpDeps {
 export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => boolean;
 
 const HEADERS_FOR_ADAPTORS = ['anthropic-version', 'anthropic-beta'] as const;
-const STATIC_ROUTES = new Map(
-  RELAY_ROUTES.filter((route) => !route.path.includes(':')).map((route) => [route.path, route]),
-);
-const ENGINE_ROUTE = RELAY_ROUTES.find((route) => route.path.includes(':model'));
-const ENGINE_PATH = /^\/v1\/engines\/([^/]+)\/embeddings$/;
-
-/** The route a POST path names (query and trailing slashes ignored, as on the other routes). */
-const matchRoute = (url: string): { route: RelayRoute; pathModel?: string } | undefined => {
-  const query = url.indexOf('?');
-  let path = query === -1 ? url : url.slice(0, query);
-  while (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-  const route = STATIC_ROUTES.get(path);
-  if (route) return { route };
-  const engine = ENGINE_PATH.exec(path);
-  if (!ENGINE_ROUTE || !engine?.[1]) return undefined;
-  try {
-    return { route: ENGINE_ROUTE, pathModel: decodeURIComponent(engine[1]) };
-  } catch {
-    return undefined;
-  }
-};
-
 /** A body over MAX_REQUEST_BODY_MB: 413, for every relay route. */
 export const tooLarge = (limit: number) =>
   relayError(
@@ -107,6 +86,7 @@ const pump = async (
   reply: RelayReply,
   source: ChunkSource,
   afterFirstChunk: () => void,
+  client: RelayRoute['client'],
 ): Promise<void> => {
   let first = true;
   const onClose = () => {
@@ -123,9 +103,10 @@ const pump = async (
       // is cut, so a truncated body never looks whole.
       if (first && !response.headersSent) {
         const requestId = String(reply.headers['x-oneapi-request-id'] ?? '');
-        const failed = openAiErrorOf(
+        const failed = clientErrorOf(
           relayError(502, 'bad_response', 'the upstream broke off before its answer'),
           requestId,
+          client,
         );
         const text = JSON.stringify(failed.body);
         response.writeHead(502, {
@@ -203,7 +184,7 @@ export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
       request.socket.remoteAddress,
       relay.config.trustProxy,
     );
-    const authenticated = authenticateKey(relay, headers.authorization, clientIp);
+    const authenticated = authenticateKey(relay, credentialOf(headers, request.url ?? '', route), clientIp);
     const auth = authenticated instanceof Promise ? await authenticated : authenticated;
     // This runs as the headers are parsed, before the parser has handed over the body that usually
     // came with them: once the parser is through (setImmediate), it is read at once.
@@ -243,7 +224,7 @@ export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
     try {
       reply = await serve(request, route, pathModel, requestId, client);
     } catch (error) {
-      const translated = openAiErrorOf(error, requestId);
+      const translated = clientErrorOf(error, requestId, route.client);
       if (translated.unexpected) logger.error({ err: error, requestId, path: route.path }, 'unhandled error');
       if (translated.unavailable)
         logger.warn({ err: error, requestId, path: route.path }, 'database unavailable');
@@ -280,12 +261,12 @@ export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
         );
     };
     if (typeof body === 'object' && !(body instanceof Uint8Array) && !response.destroyed)
-      await pump(response, reply, body, account);
+      await pump(response, reply, body, account, route.client);
     else account();
   };
 
   return (request, response) => {
-    if (request.method !== 'POST' || !request.url?.startsWith('/v1/')) return false;
+    if (request.method !== 'POST' || !request.url || !isRelayPrefix(request.url)) return false;
     const matched = matchRoute(request.url);
     if (!matched) return false;
     answer(request, response, matched.route, matched.pathModel).catch((error: unknown) => {

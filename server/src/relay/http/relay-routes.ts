@@ -5,7 +5,8 @@ import type { AppEnv } from '../../http/app-env.js';
 import { AppError, relayError } from '../../lib/app-error.js';
 import { clientIp } from '../../http/client-ip.js';
 import { authenticateKey, type KeyAuth } from '../request/key-auth.js';
-import { modelList } from './model-list.js';
+import { clientErrorOf } from './client-error.js';
+import { anthropicModels, modelList } from './model-list.js';
 import { proxyRoute } from './proxy-route.js';
 import { tooLarge } from './relay-http.js';
 import type { RelayRouteDeps } from '../request/relay-dispatch.js';
@@ -46,10 +47,24 @@ export const relayRoutes = (deps: RelayRouteDeps) => {
     '*',
     cors({ origin: '*', allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], allowHeaders: ['*'] }),
   );
+  // Anthropic's clients send their key in x-api-key.
   const authenticate = async (c: Context<AppEnv>): Promise<KeyAuth> =>
-    authenticateKey(deps, c.req.header('authorization'), clientIp(c, deps.config.trustProxy));
+    authenticateKey(
+      deps,
+      c.req.header('authorization') ?? c.req.header('x-api-key'),
+      clientIp(c, deps.config.trustProxy),
+    );
 
-  routes.get('/models', async (c) => c.json(await modelList(deps.index, await authenticate(c))));
+  routes.get('/models', async (c) => {
+    // An Anthropic client (it sends anthropic-version) gets the list, and its errors, in its shape.
+    if (!c.req.header('anthropic-version')) return c.json(await modelList(deps.index, await authenticate(c)));
+    try {
+      return c.json(await anthropicModels(deps.index, await authenticate(c)));
+    } catch (error) {
+      const answer = clientErrorOf(error, c.get('requestId'), 'anthropic');
+      return c.json(answer.body as object, answer.status as 400);
+    }
+  });
   // One model of those the key may use: the same list as GET /v1/models.
   routes.get('/models/:model', async (c) => {
     const id = c.req.param('model');

@@ -6,10 +6,10 @@ import { countTextTokens } from '../metering/token-counter.js';
 import type { Adaptor, RelayMode, RelayRequestMeta, Usage } from '../providers/adaptor.js';
 import type { RelayRequest } from '../request/relay-request.js';
 import { StreamRefused } from '../stream/stream-opening.js';
-import { relayStream, type RelayStream } from '../stream/stream-relay.js';
+import { relayStream } from '../stream/stream-relay.js';
 import type { UpstreamResponse } from '../upstream/upstream.js';
 import type { RequestContext } from './relay-context.js';
-import { passedOn, reply, safeJson, type RelayReply } from './relay-response.js';
+import { passedOn, reply, safeJson, type ChunkSource, type RelayReply } from './relay-response.js';
 import { AttemptFailure, refusedStream, transportFailure } from './upstream-error.js';
 
 /** A 2xx upstream answer, with what its handler needs to answer the client and settle the request. */
@@ -41,7 +41,7 @@ export const answerKindOf = (request: RelayRequest): AnswerKind => {
 const NO_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
 
 /** Settles the request at `cost` (tracked: it is written after the answer, in a batch). */
-const settle = (answer: Answer, cost: number, usage: Usage, stream: boolean, reset: boolean): void => {
+export const settle = (answer: Answer, cost: number, usage: Usage, stream: boolean, reset: boolean): void => {
   const { deps, charged } = answer.context;
   deps.track(
     deps.billing.settle(
@@ -59,7 +59,7 @@ const settle = (answer: Answer, cost: number, usage: Usage, stream: boolean, res
 };
 
 /** The upstream's usage, or the tokens counted locally when it gave none (billable-usage.ts). */
-const usageOrCount = (answer: Answer, usage: Usage | undefined, text: string): Usage =>
+export const usageOrCount = (answer: Answer, usage: Usage | undefined, text: string): Usage =>
   billableUsage(usage, text, {
     chat: answer.meta.mode === 'chat',
     promptTokens: answer.context.localPromptTokens,
@@ -73,7 +73,7 @@ const usageOrCount = (answer: Answer, usage: Usage | undefined, text: string): U
   });
 
 /** The whole answer; one that breaks off is a failed attempt like one that never came. */
-const readWhole = (answer: Answer): Promise<Buffer> =>
+export const readWhole = (answer: Answer): Promise<Buffer> =>
   answer.response.body.readAll().catch((error: unknown) => {
     throw transportFailure(error, answer.context.call.clientSignal.aborted);
   });
@@ -81,7 +81,7 @@ const readWhole = (answer: Answer): Promise<Buffer> =>
 const requestIdOf = (answer: Answer) => answer.context.call.requestId;
 
 /** The client's stream: one body when the upstream's had already ended, else chunk by chunk. */
-const streamReply = (answer: Answer, body: Uint8Array | RelayStream): RelayReply =>
+export const streamReply = (answer: Answer, body: Uint8Array | ChunkSource): RelayReply =>
   reply(body, 200, requestIdOf(answer), {
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache',
@@ -89,7 +89,7 @@ const streamReply = (answer: Answer, body: Uint8Array | RelayStream): RelayReply
   });
 
 /** A stream that did not open is a failed attempt (a 502), as is an upstream that failed before it opened. */
-const streamFailure = (answer: Answer, error: unknown): Error =>
+export const streamFailure = (answer: Answer, error: unknown): Error =>
   error instanceof StreamRefused
     ? refusedStream(error.message, error.upstream, answer.meta.channel)
     : transportFailure(error, answer.context.call.clientSignal.aborted);

@@ -1,10 +1,13 @@
 import { checkImageRequest } from '../request/image-rules.js';
 import { warnIfUnpriced, ratiosFor } from '../metering/pricing.js';
-import type { RelayRequestMeta } from '../providers/adaptor.js';
+import type { ClientFormatName } from '../clients/client-format.js';
+import type { Adaptor, NativeFormat, RelayRequestMeta } from '../providers/adaptor.js';
 import { providerOf } from '../providers/registry.js';
 import { channelMetaOf, mapModel, withSystemPrompt } from '../routing/channel-meta.js';
 import type { ChannelRow } from '../routing/relay-index.js';
 import { ANSWERS, answerKindOf, isMultipart } from './answers.js';
+import { inClientFormat } from './client-reply.js';
+import { nativeAnswer } from './native-answers.js';
 import type { RequestContext } from './relay-context.js';
 import type { RelayReply } from './relay-response.js';
 import {
@@ -31,7 +34,15 @@ export const runAttempt = async (context: RequestContext, row: ChannelRow): Prom
   if (request.mode === 'images') checkImageRequest(model, request.body);
   const systemPrompt = request.mode === 'chat' ? (row.system_prompt ?? '').trim() : '';
   const channel = channelMetaOf(row, provider);
-  const body = systemPrompt ? withSystemPrompt(request.body, systemPrompt) : request.body;
+  // A client whose format the channel speaks itself is passed through untouched (the channel's own
+  // system prompt, which must be honoured, sends it through the hub instead).
+  const client = call.client;
+  const native = client && !systemPrompt ? nativeFormatOf(adaptor, client.format.name) : undefined;
+  const body = native
+    ? (client?.body ?? request.body)
+    : systemPrompt
+      ? withSystemPrompt(request.body, systemPrompt)
+      : request.body;
   const multipart = isMultipart(request.mode);
   const meta: RelayRequestMeta = {
     mode: request.mode,
@@ -48,7 +59,10 @@ export const runAttempt = async (context: RequestContext, row: ChannelRow): Prom
         ? request.raw
         : undefined,
   };
-  const upstreamRequest = adaptor.buildRequest(body, meta);
+  // A request only the format's own provider runs fails over past a channel that does not speak it.
+  if (client?.hubRefusal && !native) throw new AttemptFailure(client.hubRefusal, true, false);
+  const upstreamRequest =
+    native && client ? native.buildRequest(client.body, client.raw, meta) : adaptor.buildRequest(body, meta);
   const outgoing = multipart
     ? {
         ...upstreamRequest,
@@ -77,7 +91,7 @@ export const runAttempt = async (context: RequestContext, row: ChannelRow): Prom
   }
   const ratios = ratiosFor(model, row.type, context.admission.group, context.options);
   warnIfUnpriced(ratios, model, deps.logger);
-  return ANSWERS[kind]({
+  const answer = {
     context,
     channelId: row.id,
     adaptor,
@@ -87,5 +101,15 @@ export const runAttempt = async (context: RequestContext, row: ChannelRow): Prom
     model,
     ratios,
     systemPromptReset: systemPrompt !== '',
-  });
+  };
+  if (native) return nativeAnswer(answer, native);
+  const answered = ANSWERS[kind](answer);
+  if (!client) return answered;
+  return answered instanceof Promise
+    ? answered.then((reply) => inClientFormat(client, reply))
+    : inClientFormat(client, answered);
 };
+
+/** The provider's own handling of a client format, when it speaks it. */
+const nativeFormatOf = (adaptor: Adaptor, format: ClientFormatName): NativeFormat | undefined =>
+  adaptor.native?.find((candidate) => candidate.format === format);

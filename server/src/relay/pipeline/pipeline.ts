@@ -68,8 +68,7 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
       }
       failure = error.error;
       // A kind of request the channel's type cannot take says nothing about the channel's health.
-      if (error.error.code !== 'unsupported_channel_type')
-        deps.onChannelFailure(candidate.row.id, error.error);
+      if (error.channelsFault) deps.onChannelFailure(candidate.row.id, error.error);
       deps.logger.warn(
         {
           requestId: call.requestId,

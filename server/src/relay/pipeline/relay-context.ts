@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { AppError } from '../../lib/app-error.js';
 import type { OptionStore } from '../../services/option-store.js';
 import type { OptionValues } from '../../services/option-values.js';
+import type { ClientContext, ClientFormat } from '../clients/client-format.js';
 import type { ClientLink } from '../http/client-link.js';
 import type { Admission } from '../metering/admission.js';
 import type { Billing } from '../metering/billing.js';
@@ -28,8 +29,21 @@ export interface PipelineDeps {
   readonly track: (work: Promise<unknown>) => void;
 }
 
+/** A request in a client format of its own: relayed as its hub form, answered back in its format. */
+export interface ClientCall {
+  readonly format: ClientFormat;
+  readonly context: ClientContext;
+  /** The client's body and bytes as it sent them, for a channel that speaks its format (untouched). */
+  readonly body: Readonly<Record<string, unknown>>;
+  readonly raw: Uint8Array;
+  /** Why the hub cannot carry the request (what only the format's own provider runs): native channels only. */
+  readonly hubRefusal?: AppError | undefined;
+}
+
 /** One relay request as the dispatcher hands it over: who asks, what, and the channels to try in order. */
 export interface RelayCall {
+  /** Set when the client does not speak OpenAI's format: `request` is then its hub form. */
+  readonly client?: ClientCall | undefined;
   readonly auth: KeyAuth;
   readonly request: RelayRequest;
   readonly order: readonly RoutableChannel[];

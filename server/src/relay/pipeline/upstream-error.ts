@@ -90,6 +90,8 @@ export class AttemptFailure extends Error {
   constructor(
     readonly error: AppError,
     readonly retryable: boolean,
+    /** False when the failure says nothing of the channel's health (a kind of request it cannot take). */
+    readonly channelsFault = true,
   ) {
     super(error.message);
   }
@@ -104,6 +106,7 @@ export const unsupportedChannel = (type: number, mode: string): AttemptFailure =
       `channel type ${type} does not support ${mode} requests in Sluice yet`,
     ),
     true,
+    false,
   );
 
 /** What the client hears when every channel failed: the last failure (a 429 said as one-api says it). */

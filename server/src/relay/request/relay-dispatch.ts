@@ -10,7 +10,9 @@ import { runPipeline } from '../pipeline/pipeline.js';
 import type { PipelineDeps } from '../pipeline/relay-context.js';
 import type { RelayIndex, RoutableChannel } from '../routing/relay-index.js';
 import { parseJsonRelayRequest, readRelayRequest, type RelayRoute } from './relay-request.js';
-import type { RelayReply } from '../pipeline/relay-response.js';
+import { reply, type RelayReply } from '../pipeline/relay-response.js';
+import { promptTokensOf } from '../metering/prompt-tokens.js';
+import { readClientRequest } from './client-request.js';
 import { attemptOrder } from '../routing/select-channel.js';
 
 export interface RelayRouteDeps extends PipelineDeps {
@@ -68,10 +70,15 @@ const channelsFor = (
 
 /** One authenticated relay request: validated, checked against the key's models, routed, relayed. */
 export const dispatchRelay = async (deps: RelayRouteDeps, input: RelayInput): Promise<RelayReply> => {
-  const { auth } = input;
-  const request = input.route.multipart
-    ? await readRelayRequest(input.route, input.raw, input.contentType, input.pathModel)
-    : parseJsonRelayRequest(input.route, input.raw, input.contentType, input.pathModel);
+  const { auth, route } = input;
+  const read = route.client
+    ? readClientRequest({ ...route, client: route.client }, input.raw, input.pathModel, input.requestId)
+    : undefined;
+  const request =
+    read?.request ??
+    (route.multipart
+      ? await readRelayRequest(route, input.raw, input.contentType, input.pathModel)
+      : parseJsonRelayRequest(route, input.raw, input.contentType, input.pathModel));
   const allowed = auth.token.models
     ? auth.token.models
         .split(',')
@@ -80,8 +87,15 @@ export const dispatchRelay = async (deps: RelayRouteDeps, input: RelayInput): Pr
     : [];
   if (allowed.length > 0 && !allowed.includes(request.model))
     throw relayError(403, 'model_not_allowed', `this token may not use model ${request.model}`);
+  if (read?.kind === 'count') {
+    const tokens = promptTokensOf(request, request.model, deps.options.values.ApproximateTokenEnabled);
+    return reply(JSON.stringify(read.answer(tokens)), 200, input.requestId, {
+      'content-type': 'application/json',
+    });
+  }
   const order = channelsFor(deps, auth, request.model);
   return runPipeline(deps, {
+    client: read?.client,
     auth,
     request,
     order: order instanceof Promise ? await order : order,

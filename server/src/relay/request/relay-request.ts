@@ -1,14 +1,21 @@
 import { z } from 'zod';
 import { relayError } from '../../lib/app-error.js';
 import { describeZodIssue } from '../../lib/zod-issue.js';
+import type { ClientFormatName } from '../clients/client-format.js';
 import type { RelayMode } from '../providers/adaptor.js';
 
-/** The relay's route table: mode, body kind and default model of each OpenAI path. */
+/** The relay's route table: mode, body kind and default model of each path. */
 export interface RelayRoute {
   readonly path: string;
   readonly mode: RelayMode;
   readonly multipart?: boolean;
   readonly defaultModel?: string;
+  /** The client's format when it is not OpenAI's: read into the hub and answered back in it. */
+  readonly client?: Exclude<ClientFormatName, 'openai'>;
+  /** The path asks for a stream whatever the body says (Gemini's `:streamGenerateContent`). */
+  readonly stream?: boolean;
+  /** Counts the prompt's tokens instead of relaying it (Anthropic's count_tokens, Gemini's countTokens). */
+  readonly count?: boolean;
 }
 
 export const RELAY_ROUTES: readonly RelayRoute[] = [
@@ -21,6 +28,12 @@ export const RELAY_ROUTES: readonly RelayRoute[] = [
   { path: '/v1/audio/speech', mode: 'speech' },
   { path: '/v1/audio/transcriptions', mode: 'transcription', multipart: true, defaultModel: 'whisper-1' },
   { path: '/v1/audio/translations', mode: 'translation', multipart: true, defaultModel: 'whisper-1' },
+  { path: '/v1/messages', mode: 'chat', client: 'anthropic' },
+  { path: '/v1/messages/count_tokens', mode: 'chat', client: 'anthropic', count: true },
+  { path: '/v1/responses', mode: 'chat', client: 'responses' },
+  { path: '/v1beta/models/:model:generateContent', mode: 'chat', client: 'gemini' },
+  { path: '/v1beta/models/:model:streamGenerateContent', mode: 'chat', client: 'gemini', stream: true },
+  { path: '/v1beta/models/:model:countTokens', mode: 'chat', client: 'gemini', count: true },
 ];
 
 export interface RelayRequest {
@@ -154,6 +167,18 @@ export const parseJsonRelayRequest = (
   contentType: string,
   pathModel: string | undefined,
 ): RelayRequest => {
+  return validated(route, parseJsonObject(raw), raw, contentType, pathModel);
+};
+
+/** The chat route: the hub form's path, which every client format's request is relayed as. */
+const CHAT_ROUTE: RelayRoute = { path: '/v1/chat/completions', mode: 'chat' };
+
+/** A client format's request read into the hub form, checked as any chat body is. */
+export const hubRelayRequest = (hub: Record<string, unknown>): RelayRequest =>
+  validated(CHAT_ROUTE, hub, Buffer.from(JSON.stringify(hub)), 'application/json', undefined);
+
+/** A JSON body that must be an object (a client format's body). */
+export const parseJsonObject = (raw: Uint8Array): Record<string, unknown> => {
   let parsed: unknown;
   try {
     parsed = JSON.parse(decoder.decode(raw));
@@ -162,7 +187,7 @@ export const parseJsonRelayRequest = (
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw invalid('the body must be a JSON object');
-  return validated(route, parsed as Record<string, unknown>, raw, contentType, pathModel);
+  return parsed as Record<string, unknown>;
 };
 
 const validated = (

@@ -1,0 +1,59 @@
+import { relayError } from '../../lib/app-error.js';
+import { usageQuota } from '../metering/pricing.js';
+import type { NativeFormat } from '../providers/adaptor.js';
+import { nativeStream } from '../stream/native-stream.js';
+import { readWhole, settle, streamFailure, streamReply, usageOrCount, type Answer } from './answers.js';
+import { AttemptFailure } from './upstream-error.js';
+import { reply, safeJson, type RelayReply } from './relay-response.js';
+
+/**
+ * A stream in the client's own format, passed on byte for byte once it opened; settled at the end
+ * by the usage its events carried (or the tokens counted locally).
+ */
+const nativeStreamAnswer = (answer: Answer, native: NativeFormat): RelayReply | Promise<RelayReply> => {
+  const { response } = answer;
+  const stream = nativeStream({
+    native,
+    adaptor: answer.adaptor,
+    upstream: response,
+    abortUpstream: () => response.body.destroy(),
+    onFinish: (outcome) => {
+      const usage = usageOrCount(answer, outcome.usage, outcome.text);
+      settle(answer, usageQuota(usage, answer.ratios), usage, true, false);
+    },
+  });
+  let opened;
+  try {
+    opened = stream.open();
+  } catch (error) {
+    throw streamFailure(answer, error);
+  }
+  if (!(opened instanceof Promise)) return streamReply(answer, opened);
+  return opened.then(
+    (body) => streamReply(answer, body),
+    (error: unknown) => {
+      throw streamFailure(answer, error);
+    },
+  );
+};
+
+/** A JSON answer in the client's own format: its bytes as they came, billed by the usage it carries. */
+const nativeJsonAnswer = async (answer: Answer, native: NativeFormat): Promise<RelayReply> => {
+  const raw = await readWhole(answer);
+  const body = safeJson(raw);
+  if (body === undefined)
+    throw new AttemptFailure(
+      relayError(502, 'bad_response', 'the upstream answered something that is not JSON'),
+      true,
+    );
+  const read = native.readAnswer(body);
+  const usage = usageOrCount(answer, read.usage, read.text);
+  settle(answer, usageQuota(usage, answer.ratios), usage, false, false);
+  return reply(raw, answer.response.status, answer.context.call.requestId, {
+    'content-type': answer.contentType || 'application/json',
+  });
+};
+
+/** The answer of a channel that speaks the client's format itself. */
+export const nativeAnswer = (answer: Answer, native: NativeFormat): RelayReply | Promise<RelayReply> =>
+  answer.meta.stream ? nativeStreamAnswer(answer, native) : nativeJsonAnswer(answer, native);
