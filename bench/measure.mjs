@@ -10,6 +10,8 @@ import { cpuSeconds } from './proc-stats.mjs';
  * @property {string} name  direct | bare | sluice
  * @property {string} url  the chat completions URL
  * @property {number} pid  the process whose CPU time is the target's cost (the double for direct)
+ * @property {string} [body]  the request body, when it is not the measurement's own
+ * @property {string} [streamEnd]  what a whole stream of this target contains (default `data: [DONE]`)
  */
 
 /**
@@ -108,9 +110,10 @@ const settleDown = () => new Promise((resolve) => setTimeout(resolve, 300));
  * @param {string} body
  * @param {boolean} stream
  * @param {Agent} agent
+ * @param {string} [streamEnd]
  * @returns {Promise<Timing>}
  */
-const timedRequest = async (url, key, body, stream, agent) => {
+const timedRequest = async (url, key, body, stream, agent, streamEnd = 'data: [DONE]') => {
   const started = performance.now();
   const response = await request(url, { method: 'POST', headers: headersFor(key), body, dispatcher: agent });
   let firstByte = 0;
@@ -120,7 +123,7 @@ const timedRequest = async (url, key, body, stream, agent) => {
     if (Buffer.isBuffer(chunk)) text += chunk.toString('utf8');
   }
   const ended = performance.now();
-  if (response.statusCode !== 200 || (stream && !text.includes('data: [DONE]')))
+  if (response.statusCode !== 200 || (stream && !text.includes(streamEnd)))
     throw new Error(`${url} answered ${response.statusCode}: ${text.slice(0, 300)}`);
   return { totalMs: ended - started, firstByteMs: firstByte - started };
 };
@@ -168,9 +171,10 @@ export const measureSequential = async (targets, options) => {
         await timedRequest(
           target.url,
           options.keys(-1),
-          options.body,
+          target.body ?? options.body,
           options.stream,
           agentAt(agents, index),
+          target.streamEnd,
         );
     const cpuBefore = targets.map((target) => cpuSeconds(target.pid));
     /** @type {Timing[][]} */
@@ -181,9 +185,10 @@ export const measureSequential = async (targets, options) => {
           await timedRequest(
             target.url,
             options.keys(round),
-            options.body,
+            target.body ?? options.body,
             options.stream,
             agentAt(agents, index),
+            target.streamEnd,
           ),
         );
     await settleDown();

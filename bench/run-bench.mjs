@@ -23,6 +23,7 @@ import { URL, fileURLToPath } from 'node:url';
 import { fetch } from 'undici';
 import Sqlite from 'better-sqlite3';
 import { firstMessage, killAll, startNode, stopChild } from './children.mjs';
+import { clientFormatTable, deriveClientFormats, measureClientFormats } from './client-formats.mjs';
 import { measureLoad, measureSequential } from './measure.mjs';
 import { populate } from './populate.mjs';
 import { machine, memoryBytes } from './proc-stats.mjs';
@@ -266,11 +267,25 @@ const sluiceRun = async (servers, options) => {
     if (options.setUp) await setUpSluice(servers.sluiceOrigin, servers.double.origin);
     await checkSluice(servers.sluiceOrigin);
     const phase = await measurePhase(servers, sluice, options.coldKeys);
+    // Anthropic clients, once (on the fresh database): their cost does not depend on the data.
+    const formats = options.coldKeys
+      ? undefined
+      : await measureClientFormats(
+          {
+            doubleOrigin: servers.double.origin,
+            doublePid: servers.double.child.pid,
+            sluiceOrigin: servers.sluiceOrigin,
+            sluicePid: sluice.pid,
+            key: ROOT_KEY,
+          },
+          SETTINGS,
+          say,
+        );
     const answered = await relayAnswers(servers.sluiceOrigin);
     await stopSluice(sluice);
     const logged = consumeLogRows(options.sqlitePath) - logsBefore;
     say(`Sluice answered ${answered} relay requests with 200 and wrote ${logged} consumption log rows`);
-    return { phase, billing: { relayAnswers: answered, consumeLogRows: logged } };
+    return { phase, formats, billing: { relayAnswers: answered, consumeLogRows: logged } };
   } catch (error) {
     await stopChild(sluice, 'SIGKILL');
     throw error;
@@ -344,6 +359,7 @@ const main = async () => {
       },
       derived,
       verdicts: checks,
+      clientFormats: base.formats && { ...base.formats, derived: deriveClientFormats(base.formats) },
     };
     mkdirSync(RESULTS, { recursive: true });
     writeFileSync(join(RESULTS, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
@@ -362,6 +378,13 @@ const main = async () => {
       `billing check: fresh database, ${base.billing.relayAnswers} relay answers / ${base.billing.consumeLogRows} log rows; populated, ${populated.billing.relayAnswers} / ${populated.billing.consumeLogRows}`,
       `load average at start ${before.loadAverage.join(' ')}, at end ${results.machine.loadAverage.join(' ')}${sluiceMain ? `; Sluice entry ${sluiceMain}` : ''}`,
       '',
+      ...(base.formats
+        ? [
+            'Anthropic clients (fresh database; CPU under load, first byte sequential)',
+            clientFormatTable(base.formats),
+            '',
+          ]
+        : []),
       'Targets',
       verdictTable(checks),
       ...(slowMachineNote(derived) === '' ? [] : [slowMachineNote(derived)]),

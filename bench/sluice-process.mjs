@@ -32,6 +32,8 @@ export const startFlags = () => {
 export const ROOT_KEY = 'sk-benchRootKey0123456789abcdefghij';
 /** The model the benchmark asks for; the bench channel serves it at the top priority. */
 export const BENCH_MODEL = 'gpt-3.5-turbo';
+/** The model of the bench's Anthropic channel (the same double, its Messages API). */
+export const BENCH_CLAUDE_MODEL = 'claude-bench';
 /** Priority of the bench channel; populated channels that also serve the model sit below it. */
 export const BENCH_PRIORITY = 10;
 
@@ -156,6 +158,20 @@ export const setUpSluice = async (origin, upstreamOrigin) => {
       key: 'sk-bench-upstream',
       base_url: upstreamOrigin,
       models: BENCH_MODEL,
+      group: 'default',
+      priority: BENCH_PRIORITY,
+    },
+  });
+  // Anthropic's Messages API on the same double: Anthropic clients' streams pass through to it.
+  await callApi(origin, '/api/channel/', {
+    method: 'POST',
+    cookie,
+    body: {
+      type: 14,
+      name: 'bench-anthropic',
+      key: 'sk-ant-bench-upstream',
+      base_url: upstreamOrigin,
+      models: BENCH_CLAUDE_MODEL,
       group: 'default',
       priority: BENCH_PRIORITY,
     },

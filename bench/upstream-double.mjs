@@ -3,7 +3,8 @@
  * process (started by run-bench.mjs, which reads its port from the first IPC message).
  * - POST …/chat/completions → the chat.completion JSON with usage;
  * - with "stream": true → SSE chunks (role, words, finish), then a usage chunk when
- *   stream_options.include_usage is true, then `data: [DONE]`.
+ *   stream_options.include_usage is true, then `data: [DONE]`;
+ * - POST …/v1/messages → Anthropic's Messages stream of the same words (every request streams).
  * It does the least work it can: no validation beyond the fields it reads, answers prebuilt.
  */
 import { Buffer } from 'node:buffer';
@@ -68,6 +69,53 @@ const streamEvents = (model, includeUsage) => {
   return events;
 };
 
+/**
+ * Anthropic's Messages stream for a model (its documented event sequence, the same words), one
+ * string per event.
+ * @param {string} model
+ * @returns {string[]}
+ */
+const messageEvents = (model) => {
+  /** @param {string} name @param {unknown} data */
+  const event = (name, data) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+  const message = { id: 'msg_bench', type: 'message', role: 'assistant', content: [], model };
+  const events = [
+    event('message_start', {
+      type: 'message_start',
+      message: {
+        ...message,
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 9, output_tokens: 1 },
+      },
+    }),
+    event('content_block_start', {
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'text', text: '' },
+    }),
+    event('ping', { type: 'ping' }),
+  ];
+  for (const word of REPLY.split(/(?<= )/))
+    events.push(
+      event('content_block_delta', {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'text_delta', text: word },
+      }),
+    );
+  events.push(
+    event('content_block_stop', { type: 'content_block_stop', index: 0 }),
+    event('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      usage: { output_tokens: 12 },
+    }),
+    event('message_stop', { type: 'message_stop' }),
+  );
+  return events;
+};
+
 /** @type {Map<string, string[]>} */
 const streams = new Map();
 
@@ -111,7 +159,22 @@ const server = createServer({ keepAliveTimeout: 65_000 }, (request, response) =>
   const parts = [];
   request.on('data', (/** @type {Buffer} */ part) => parts.push(part));
   request.on('end', () => {
-    if (request.method !== 'POST' || !(request.url ?? '').endsWith('/chat/completions')) {
+    const url = request.url ?? '';
+    if (request.method === 'POST' && url.endsWith('/v1/messages')) {
+      const body = parse(Buffer.concat(parts));
+      const model = typeof body.model === 'string' ? body.model : 'claude-bench';
+      const key = `anthropic${model}`;
+      let events = streams.get(key);
+      if (!events) {
+        events = messageEvents(model);
+        streams.set(key, events);
+      }
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      for (const event of events) response.write(event);
+      response.end();
+      return;
+    }
+    if (request.method !== 'POST' || !url.endsWith('/chat/completions')) {
       response.writeHead(404, { 'content-type': 'application/json' });
       response.end('{"error":{"message":"not found","type":"invalid_request_error"}}');
       return;
