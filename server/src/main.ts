@@ -26,7 +26,11 @@ const start = async (): Promise<void> => {
   const destination = pino.destination({ sync: false, minLength: 4096 });
   const logger = pino(loggerOptions(config.debug ? 'debug' : 'info'), destination);
   setInterval(() => destination.flush(), 1000).unref();
-  if (config.sessionSecretGenerated)
+  for (const warning of config.warnings) logger.warn(warning);
+  if (
+    config.sessionSecretGenerated &&
+    !config.warnings.some((warning) => warning.startsWith('SESSION_SECRET'))
+  )
     logger.warn('SESSION_SECRET is not set: a random one is used, so sessions end when Sluice restarts');
   const sluice = await bootSluice(config, logger);
   sluice.startTimers();

@@ -5,7 +5,7 @@ import { CONFIG_VARIABLES, ConfigError, readConfig } from './env.js';
 const fixedSecret = () => 'generated-secret';
 
 /** readConfig with a fixed secret generator, so the defaults are deterministic. */
-const read = (env: Record<string, string | undefined>) => readConfig(env, fixedSecret);
+const read = (env: Record<string, string | undefined>) => readConfig(env, fixedSecret, () => false);
 
 /** The ConfigError readConfig throws for `env`, or a failure when it does not throw one. */
 const configErrorOf = (env: Record<string, string>): ConfigError => {
@@ -31,6 +31,7 @@ describe('readConfig', () => {
       redisConnString: '',
       sessionSecret: 'generated-secret',
       sessionSecretGenerated: true,
+      warnings: [],
       nodeType: 'master',
       syncFrequencySeconds: 600,
       globalApiRateLimit: 480,
@@ -192,24 +193,13 @@ describe('readConfig', () => {
     ['REDIS_CONN_STRING', 'http://x'],
     ['REDIS_CONN_STRING', 'localhost:6379'],
     ['NODE_TYPE', 'boss'],
-    ['DEBUG', 'maybe'],
-    ['DEBUG_SQL', 'on'],
     ['TRUST_PROXY', 'sure'],
-    ['SESSION_SECRET', 'random_string'],
-    ['GLOBAL_API_RATE_LIMIT', '-1'],
-    ['GLOBAL_WEB_RATE_LIMIT', 'lots'],
-    ['CRITICAL_RATE_LIMIT', '1e3'],
-    ['SYNC_FREQUENCY', '-5'],
-    ['SQLITE_BUSY_TIMEOUT', 'soon'],
-    ['SQL_MAX_OPEN_CONNS', '0'],
     ['MAX_REQUEST_BODY_MB', '0'],
-    ['RELAY_TIMEOUT', '99999999999999999999'],
     ['INITIAL_ROOT_TOKEN', 'sk-short'],
     ['INITIAL_ROOT_TOKEN', 'has spaces in it'],
     ['INITIAL_ROOT_ACCESS_TOKEN', 'short'],
     ['INITIAL_ROOT_ACCESS_TOKEN', 'x'.repeat(33)],
     ['SQLITE_PATH', '   '],
-    ['METRIC_QUEUE_SIZE', '0'],
     ['RELAY_PROXY', 'proxy.internal:3128'],
     ['RELAY_PROXY', 'ftp://proxy.internal'],
     ['GEMINI_VERSION', 'latest/../x'],
@@ -225,6 +215,56 @@ describe('readConfig', () => {
     expect(error.message).toContain(JSON.stringify(value));
     // The reason follows the value.
     expect(error.message.length).toBeGreaterThan(`${name}=${JSON.stringify(value)} `.length);
+  });
+
+  it.each([
+    ['SYNC_FREQUENCY', '60s', 'syncFrequencySeconds', 600],
+    ['SYNC_FREQUENCY', '-5', 'syncFrequencySeconds', 600],
+    ['GLOBAL_API_RATE_LIMIT', '-1', 'globalApiRateLimit', 480],
+    ['GLOBAL_WEB_RATE_LIMIT', 'lots', 'globalWebRateLimit', 240],
+    ['CRITICAL_RATE_LIMIT', '1e3', 'criticalRateLimit', 20],
+    ['SQLITE_BUSY_TIMEOUT', 'soon', 'sqliteBusyTimeoutMs', 3000],
+    ['SQL_MAX_OPEN_CONNS', '0', 'sqlMaxOpenConns', 50],
+    ['RELAY_TIMEOUT', '99999999999999999999', 'relayTimeoutSeconds', 0],
+    ['METRIC_QUEUE_SIZE', '0', 'metricQueueSize', 10],
+    ['DEBUG', 'on', 'debug', false],
+    ['DEBUG', 'maybe', 'debug', false],
+    ['DEBUG_SQL', 'on', 'debugSql', false],
+    ['ENABLE_METRIC', 'enabled', 'enableMetric', false],
+  ] as const)(
+    'reads one-api’s %s=%s as one-api does (its default), with a warning naming it',
+    (name, value, field, expected) => {
+      const config = read({ [name]: value });
+      expect(config[field]).toBe(expected);
+      expect(config.warnings).toHaveLength(1);
+      expect(config.warnings[0]).toContain(`${name}=${JSON.stringify(value)}`);
+      expect(config.warnings[0]).toContain('one-api ignores such a value');
+    },
+  );
+
+  it('ignores one-api’s placeholder SESSION_SECRET=random_string as one-api does: a random secret, a loud warning', () => {
+    const config = readConfig(
+      { SESSION_SECRET: 'random_string' },
+      () => 'fresh-random-secret',
+      () => false,
+    );
+    expect(config.sessionSecret).toBe('fresh-random-secret');
+    expect(config.sessionSecretGenerated).toBe(true);
+    expect(config.warnings).toHaveLength(1);
+    expect(config.warnings[0]).toContain('random_string');
+  });
+
+  it('opens one-api’s ./one-api.db when SQLITE_PATH is unset and it exists, and says so', () => {
+    const here = (path: string) => path === './one-api.db';
+    const config = readConfig({}, fixedSecret, here);
+    expect(config.sqlitePath).toBe('./one-api.db');
+    expect(config.billingJournalDir).toBe('journal');
+    expect(config.warnings).toEqual([expect.stringContaining('./one-api.db')]);
+    expect(readConfig({ SQLITE_PATH: '/data/sluice.db' }, fixedSecret, here).sqlitePath).toBe(
+      '/data/sluice.db',
+    );
+    expect(readConfig({ SQL_DSN: 'postgres://db/oneapi' }, fixedSecret, here).warnings).toEqual([]);
+    expect(readConfig({}, fixedSecret, () => false).sqlitePath).toBe('./data/sluice.db');
   });
 
   it('explains what is wrong', () => {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { describeZodIssue } from '../lib/zod-issue.js';
@@ -13,6 +14,8 @@ export interface Config {
   readonly redisConnString: string;
   readonly sessionSecret: string;
   readonly sessionSecretGenerated: boolean;
+  /** Said in the log at start: values one-api tolerates that Sluice read its way, a weak secret, … */
+  readonly warnings: readonly string[];
   readonly nodeType: 'master' | 'slave';
   readonly syncFrequencySeconds: number;
   readonly globalApiRateLimit: number;
@@ -152,33 +155,44 @@ const proxyUrl = z
     'must be an http://, https:// or socks5:// URL',
   );
 
-const secret = z
-  .string()
-  .refine((value) => value !== 'random_string', 'must not be the placeholder random_string');
+/** one-api's compose file ships this placeholder; one-api ignores it (a random secret), so does Sluice. */
+const PLACEHOLDER_SECRET = 'random_string';
 
-/** One row per variable: name, parser, default. Keeps the README's configuration table honest. */
+/** one-api's default database file, used when SQLITE_PATH is unset and it exists. */
+export const ONE_API_SQLITE_PATH = './one-api.db';
+
+/**
+ * One row per variable: name, parser, default. Keeps the README's configuration table honest. A
+ * `lenient` row is one of one-api's numbers or switches, which one-api reads with Go's fallbacks (a
+ * number it cannot parse is its default, a switch is on only for `true`): a value Sluice's parser
+ * refuses there is warned about and read as one-api reads it, so one-api's env keeps working.
+ */
 const variables = {
   PORT: { schema: port, fallback: '3000' },
   SQL_DSN: { schema: sqlDsn, fallback: '' },
   SQLITE_PATH: { schema: z.string().trim().min(1, 'must not be empty'), fallback: './data/sluice.db' },
-  SQLITE_BUSY_TIMEOUT: { schema: nonNegativeInt, fallback: '3000' },
+  SQLITE_BUSY_TIMEOUT: { lenient: true, schema: nonNegativeInt, fallback: '3000' },
   LOG_SQL_DSN: { schema: sqlDsn, fallback: '' },
-  SQL_MAX_OPEN_CONNS: { schema: nonNegativeInt.refine((v) => v >= 1, 'must be ≥ 1'), fallback: '50' },
+  SQL_MAX_OPEN_CONNS: {
+    lenient: true,
+    schema: nonNegativeInt.refine((v) => v >= 1, 'must be ≥ 1'),
+    fallback: '50',
+  },
   REDIS_CONN_STRING: { schema: redisUrl, fallback: '' },
-  SESSION_SECRET: { schema: secret, fallback: '' },
+  SESSION_SECRET: { schema: z.string(), fallback: '' },
   NODE_TYPE: { schema: nodeType, fallback: 'master' },
-  SYNC_FREQUENCY: { schema: nonNegativeInt, fallback: '600' },
-  GLOBAL_API_RATE_LIMIT: { schema: nonNegativeInt, fallback: '480' },
-  GLOBAL_WEB_RATE_LIMIT: { schema: nonNegativeInt, fallback: '240' },
-  CRITICAL_RATE_LIMIT: { schema: nonNegativeInt, fallback: '20' },
-  DEBUG: { schema: bool, fallback: 'false' },
-  DEBUG_SQL: { schema: bool, fallback: 'false' },
+  SYNC_FREQUENCY: { lenient: true, schema: nonNegativeInt, fallback: '600' },
+  GLOBAL_API_RATE_LIMIT: { lenient: true, schema: nonNegativeInt, fallback: '480' },
+  GLOBAL_WEB_RATE_LIMIT: { lenient: true, schema: nonNegativeInt, fallback: '240' },
+  CRITICAL_RATE_LIMIT: { lenient: true, schema: nonNegativeInt, fallback: '20' },
+  DEBUG: { lenient: true, schema: bool, fallback: 'false' },
+  DEBUG_SQL: { lenient: true, schema: bool, fallback: 'false' },
   INITIAL_ROOT_TOKEN: { schema: rootToken, fallback: '' },
   INITIAL_ROOT_ACCESS_TOKEN: { schema: accessToken, fallback: '' },
   FRONTEND_BASE_URL: { schema: z.string().trim(), fallback: '' },
   WEB_DIST_PATH: { schema: z.string().trim(), fallback: '' },
   BILLING_JOURNAL_DIR: { schema: z.string().trim(), fallback: '' },
-  RELAY_TIMEOUT: { schema: seconds, fallback: '0' },
+  RELAY_TIMEOUT: { lenient: true, schema: seconds, fallback: '0' },
   RELAY_PROXY: { schema: proxyUrl, fallback: '' },
   GEMINI_VERSION: {
     schema: z
@@ -201,10 +215,14 @@ const variables = {
       ),
     fallback: 'BLOCK_NONE',
   },
-  CHANNEL_TEST_FREQUENCY: { schema: nonNegativeInt, fallback: '0' },
-  POLLING_INTERVAL: { schema: nonNegativeInt, fallback: '0' },
-  ENABLE_METRIC: { schema: bool, fallback: 'false' },
-  METRIC_QUEUE_SIZE: { schema: nonNegativeInt.refine((v) => v >= 1, 'must be ≥ 1'), fallback: '10' },
+  CHANNEL_TEST_FREQUENCY: { lenient: true, schema: nonNegativeInt, fallback: '0' },
+  POLLING_INTERVAL: { lenient: true, schema: nonNegativeInt, fallback: '0' },
+  ENABLE_METRIC: { lenient: true, schema: bool, fallback: 'false' },
+  METRIC_QUEUE_SIZE: {
+    lenient: true,
+    schema: nonNegativeInt.refine((v) => v >= 1, 'must be ≥ 1'),
+    fallback: '10',
+  },
   METRIC_SUCCESS_RATE_THRESHOLD: { schema: fraction, fallback: '0.8' },
   MAX_REQUEST_BODY_MB: { schema: nonNegativeInt.refine((v) => v >= 1, 'must be ≥ 1'), fallback: '32' },
   TRUST_PROXY: { schema: bool, fallback: 'false' },
@@ -226,39 +244,67 @@ export const CONFIG_VARIABLES: readonly { name: string; fallback: string }[] = O
   ([name, { fallback }]) => ({ name, fallback }),
 );
 
-const parseAll = (env: Readonly<Record<string, string | undefined>>): Parsed => {
+const parseAll = (env: Readonly<Record<string, string | undefined>>, warnings: string[]): Parsed => {
   const parsed: Partial<Record<VariableName, unknown>> = {};
-  for (const [name, { schema, fallback }] of Object.entries(variables) as [
-    VariableName,
-    (typeof variables)[VariableName],
-  ][]) {
+  for (const [name, row] of Object.entries(variables) as [VariableName, (typeof variables)[VariableName]][]) {
+    const { schema, fallback } = row;
     const raw = env[name];
     const result = (schema as z.ZodType).safeParse(raw === undefined || raw === '' ? fallback : raw);
-    if (!result.success) {
-      const reason = describeZodIssue(result.error, 'is invalid');
-      throw new ConfigError(`${name}=${JSON.stringify(raw)} ${reason}`);
+    if (result.success) {
+      parsed[name] = result.data;
+      continue;
     }
-    parsed[name] = result.data;
+    const reason = describeZodIssue(result.error, 'is invalid');
+    if (!('lenient' in row)) throw new ConfigError(`${name}=${JSON.stringify(raw)} ${reason}`);
+    warnings.push(
+      `${name}=${JSON.stringify(raw)} ${reason}: one-api ignores such a value and so does Sluice (${fallback} is used)`,
+    );
+    parsed[name] = (schema as z.ZodType).parse(fallback);
   }
   return parsed as Parsed;
+};
+
+/** SQLITE_PATH, or one-api's own database file when it is unset and that file exists. */
+const sqlitePathOf = (
+  env: Readonly<Record<string, string | undefined>>,
+  parsed: string,
+  fileExists: (path: string) => boolean,
+  warnings: string[],
+): string => {
+  if ((env['SQLITE_PATH'] ?? '').trim() !== '' || (env['SQL_DSN'] ?? '').trim() !== '') return parsed;
+  if (!fileExists(ONE_API_SQLITE_PATH)) return parsed;
+  warnings.push(
+    `SQLITE_PATH is not set and one-api's database ${ONE_API_SQLITE_PATH} is here: Sluice uses it (set SQLITE_PATH to choose another file)`,
+  );
+  return ONE_API_SQLITE_PATH;
 };
 
 export const readConfig = (
   env: Readonly<Record<string, string | undefined>>,
   generateSecret: () => string,
+  fileExists: (path: string) => boolean = existsSync,
 ): Config => {
-  const values = parseAll(env);
-  const sessionSecret = values.SESSION_SECRET === '' ? generateSecret() : values.SESSION_SECRET;
+  const warnings: string[] = [];
+  const values = parseAll(env, warnings);
+  const placeholder = values.SESSION_SECRET === PLACEHOLDER_SECRET;
+  if (placeholder)
+    warnings.push(
+      `SESSION_SECRET is one-api's placeholder ${PLACEHOLDER_SECRET}, which anyone can read in its compose file: it is ignored (as one-api ignores it) and a random secret is used, so sessions end when Sluice restarts. Set a secret of your own.`,
+    );
+  const generated = values.SESSION_SECRET === '' || placeholder;
+  const sessionSecret = generated ? generateSecret() : values.SESSION_SECRET;
+  const sqlitePath = sqlitePathOf(env, values.SQLITE_PATH, fileExists, warnings);
   return Object.freeze({
     port: values.PORT,
     sqlDsn: values.SQL_DSN,
-    sqlitePath: values.SQLITE_PATH,
+    sqlitePath,
     sqliteBusyTimeoutMs: values.SQLITE_BUSY_TIMEOUT,
     logSqlDsn: values.LOG_SQL_DSN,
     sqlMaxOpenConns: values.SQL_MAX_OPEN_CONNS,
     redisConnString: values.REDIS_CONN_STRING,
     sessionSecret,
-    sessionSecretGenerated: values.SESSION_SECRET === '',
+    sessionSecretGenerated: generated,
+    warnings,
     nodeType: values.NODE_TYPE,
     syncFrequencySeconds: values.SYNC_FREQUENCY,
     globalApiRateLimit: values.GLOBAL_API_RATE_LIMIT,
@@ -274,7 +320,7 @@ export const readConfig = (
     billingJournalDir:
       values.BILLING_JOURNAL_DIR === 'off'
         ? undefined
-        : values.BILLING_JOURNAL_DIR || join(dirname(values.SQLITE_PATH), 'journal'),
+        : values.BILLING_JOURNAL_DIR || join(dirname(sqlitePath), 'journal'),
     relayProxy: values.RELAY_PROXY,
     geminiVersion: values.GEMINI_VERSION,
     geminiSafetySetting: values.GEMINI_SAFETY_SETTING,
