@@ -87,4 +87,49 @@ describe('an upstream usage that is not sane', () => {
     const usage = { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 };
     expect(saneUsage(usage)).toBe(usage);
   });
+
+  it('keeps the cache reads and writes within the prompt tokens, whole and not negative', () => {
+    const cached = {
+      prompt_tokens: 100,
+      completion_tokens: 4,
+      total_tokens: 104,
+      prompt_tokens_details: { cached_tokens: 80, cache_creation_tokens: 20 },
+    };
+    expect(saneUsage(cached)).toBe(cached);
+    expect(
+      saneUsage({
+        prompt_tokens: 100,
+        completion_tokens: 4,
+        total_tokens: 104,
+        prompt_tokens_details: { cached_tokens: 90.4, cache_creation_tokens: 50 },
+      }),
+    ).toEqual({
+      prompt_tokens: 100,
+      completion_tokens: 4,
+      total_tokens: 104,
+      prompt_tokens_details: { cached_tokens: 90, cache_creation_tokens: 10 },
+    });
+    expect(
+      saneUsage({
+        prompt_tokens: 10,
+        completion_tokens: 4,
+        total_tokens: 14,
+        prompt_tokens_details: { cached_tokens: -3, cache_creation_tokens: Number.NaN },
+      }),
+    ).toEqual({ prompt_tokens: 10, completion_tokens: 4, total_tokens: 14 });
+  });
+
+  it('drops the cache tokens of a chat prompt counted locally', () => {
+    const usage = {
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      total_tokens: 10,
+      prompt_tokens_details: { cached_tokens: 5 },
+    };
+    expect(billableUsage(usage, '', local(true))).toEqual({
+      prompt_tokens: 7,
+      completion_tokens: 3,
+      total_tokens: 10,
+    });
+  });
 });

@@ -1,4 +1,5 @@
 import type { Usage } from '../providers/adaptor.js';
+import { cacheTokensOf, promptTokensDetails } from '../providers/openai-usage.js';
 
 /** Local token counts for a request, worked out only when needed. */
 export interface LocalCount {
@@ -19,18 +20,32 @@ export const MAX_TOKENS_PER_REQUEST = 100_000_000;
 const saneCount = (value: number): number =>
   Number.isFinite(value) && value > 0 ? Math.min(Math.round(value), MAX_TOKENS_PER_REQUEST) : 0;
 
-/** The usage with every count a whole number in [0, MAX_TOKENS_PER_REQUEST]; the same object when it was. */
+/**
+ * The usage with every count a whole number in [0, MAX_TOKENS_PER_REQUEST], and the cache reads and
+ * writes within the prompt tokens (they are a part of them); the same object when it was.
+ */
 export const saneUsage = (usage: Usage): Usage => {
   const prompt = saneCount(usage.prompt_tokens);
   const completion = saneCount(usage.completion_tokens);
   const total = saneCount(usage.total_tokens);
+  const cache = cacheTokensOf(usage);
+  const read = Math.min(saneCount(cache.read), prompt);
+  const write = Math.min(saneCount(cache.write), prompt - read);
   if (
     prompt === usage.prompt_tokens &&
     completion === usage.completion_tokens &&
-    total === usage.total_tokens
+    total === usage.total_tokens &&
+    read === cache.read &&
+    write === cache.write
   )
     return usage;
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total };
+  const details = promptTokensDetails({ read, write });
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: total,
+    ...(details ? { prompt_tokens_details: details } : {}),
+  };
 };
 
 /**

@@ -57,10 +57,26 @@ export interface UpstreamRequest {
   readonly body: string | Uint8Array;
 }
 
+/**
+ * Of the prompt tokens, those the provider read from its prompt cache (OpenAI's `cached_tokens`) and
+ * those it wrote to it (`cache_creation_tokens`, Sluice's name for Anthropic's cache writes). Both
+ * are already counted in `prompt_tokens`; they are billed at their own ratios.
+ */
+export interface PromptTokensDetails {
+  cached_tokens?: number;
+  cache_creation_tokens?: number;
+}
+
+/**
+ * A usage in OpenAI's terms: `prompt_tokens` is all the input (cached or not, as one-api logs it),
+ * `completion_tokens` all the output (reasoning included). `prompt_tokens_details` is present only
+ * when the provider read from or wrote to its prompt cache.
+ */
 export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  prompt_tokens_details?: PromptTokensDetails;
 }
 
 /** One server-sent event as read from the upstream. */

@@ -1,4 +1,5 @@
 import type { Usage } from './adaptor.js';
+import { promptTokensDetails, type CacheTokens } from './openai-usage.js';
 
 /** What native adaptors answer: OpenAI's `chat.completion` and `chat.completion.chunk` objects. */
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
@@ -27,11 +28,21 @@ export interface ChunkDelta {
   }[];
 }
 
-export const usageOf = (prompt: number, completion: number): Usage => ({
-  prompt_tokens: prompt,
-  completion_tokens: completion,
-  total_tokens: prompt + completion,
-});
+/**
+ * A usage; `prompt` counts every input token, cache reads and writes included (they are also said
+ * apart in `prompt_tokens_details`, which the client formats report and the price reads).
+ */
+export const usageOf = (prompt: number, completion: number, cache?: CacheTokens): Usage => {
+  const details = cache && promptTokensDetails(cache);
+  return details
+    ? {
+        prompt_tokens: prompt,
+        completion_tokens: completion,
+        total_tokens: prompt + completion,
+        prompt_tokens_details: details,
+      }
+    : { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+};
 
 /** A `chat.completion`; content is null when the reply is only tool calls. */
 export const chatCompletion = (

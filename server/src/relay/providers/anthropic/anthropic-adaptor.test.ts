@@ -460,6 +460,11 @@ describe('anthropic adaptor: streams', () => {
       '"usage": {"input_tokens": 30, "cache_read_input_tokens": 5, "output_tokens": 15}',
     );
     const replay = replayStream(anthropicAdaptor, meta({ stream: true }), [transcript]);
-    expect(replay.usage).toEqual({ prompt_tokens: 35, completion_tokens: 15, total_tokens: 50 });
+    expect(replay.usage).toEqual({
+      prompt_tokens: 35,
+      completion_tokens: 15,
+      total_tokens: 50,
+      prompt_tokens_details: { cached_tokens: 5 },
+    });
   });
 });

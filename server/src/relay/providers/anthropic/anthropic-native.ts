@@ -1,8 +1,13 @@
 import { parseJson } from '@sluice/contract/parse-json';
 import type { NativeFormat, NativeStreamStep, RelayRequestMeta, SseEvent, Usage } from '../adaptor.js';
-import { usageOf } from '../openai-chat-response.js';
 import { ANTHROPIC_DEFAULT_VERSION } from './anthropic-defaults.js';
-import { inputTokensOf, parseAnthropicError } from './anthropic-response.js';
+import {
+  anthropicBilledUsage,
+  anthropicInputOf,
+  NO_ANTHROPIC_INPUT,
+  parseAnthropicError,
+  type AnthropicInput,
+} from './anthropic-response.js';
 
 type Json = Record<string, unknown>;
 
@@ -13,19 +18,16 @@ const count = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 
 /** Anthropic's usage object read as billed: input with cache writes and reads, output. */
-const anthropicUsageOf = (usage: Json, knownInput: number): Usage => {
-  const hasInput =
-    count(usage['input_tokens']) !== undefined ||
-    count(usage['cache_read_input_tokens']) !== undefined ||
-    count(usage['cache_creation_input_tokens']) !== undefined;
-  const input = hasInput
-    ? inputTokensOf({
-        input_tokens: count(usage['input_tokens']),
-        cache_read_input_tokens: count(usage['cache_read_input_tokens']),
-        cache_creation_input_tokens: count(usage['cache_creation_input_tokens']),
-      })
-    : knownInput;
-  return usageOf(input, count(usage['output_tokens']) ?? 0);
+const anthropicUsageOf = (usage: Json, before: AnthropicInput): { input: AnthropicInput; usage: Usage } => {
+  const input = anthropicInputOf(
+    {
+      input_tokens: count(usage['input_tokens']),
+      cache_read_input_tokens: count(usage['cache_read_input_tokens']),
+      cache_creation_input_tokens: count(usage['cache_creation_input_tokens']),
+    },
+    before,
+  );
+  return { input, usage: anthropicBilledUsage(input, count(usage['output_tokens']) ?? 0) };
 };
 
 /** The text of a message's content blocks (text, thinking, tool input), for local counting. */
@@ -50,7 +52,7 @@ const DELTA_TEXT = ['text', 'thinking', 'partial_json'] as const;
  * provider's error; pings are waited past. The bytes themselves go to the client untouched.
  */
 const anthropicTap = (): ((event: SseEvent) => NativeStreamStep) => {
-  let input = 0;
+  let input = NO_ANTHROPIC_INPUT;
   let usage: Usage | undefined;
   return (event) => {
     let type = event.event;
@@ -70,15 +72,14 @@ const anthropicTap = (): ((event: SseEvent) => NativeStreamStep) => {
       }
       case 'message_start': {
         const message = isObject(data['message']) ? data['message'] : {};
-        usage = anthropicUsageOf(isObject(message['usage']) ? message['usage'] : {}, 0);
-        input = usage.prompt_tokens;
+        ({ input, usage } = anthropicUsageOf(
+          isObject(message['usage']) ? message['usage'] : {},
+          NO_ANTHROPIC_INPUT,
+        ));
         return { opening: 'open', usage };
       }
       case 'message_delta':
-        if (isObject(data['usage'])) {
-          usage = anthropicUsageOf(data['usage'], input);
-          input = usage.prompt_tokens;
-        }
+        if (isObject(data['usage'])) ({ input, usage } = anthropicUsageOf(data['usage'], input));
         return usage ? { opening: 'open', usage } : { opening: 'open' };
       case 'error': {
         const error = parseAnthropicError(data);
@@ -121,7 +122,9 @@ export const anthropicNative: NativeFormat = {
   readAnswer: (body) => {
     if (!isObject(body)) return { text: '' };
     const text = blocksText(body['content']);
-    return isObject(body['usage']) ? { usage: anthropicUsageOf(body['usage'], 0), text } : { text };
+    return isObject(body['usage'])
+      ? { usage: anthropicUsageOf(body['usage'], NO_ANTHROPIC_INPUT).usage, text }
+      : { text };
   },
   streamTap: anthropicTap,
 };

@@ -36,11 +36,31 @@ export const anthropicMessage = z.looseObject({
 
 type AnthropicUsage = z.infer<typeof anthropicUsage>;
 
-/** Input tokens as billed: uncached input plus cache writes and cache reads. */
-export const inputTokensOf = (usage: AnthropicUsage | null | undefined): number =>
-  (usage?.input_tokens ?? 0) +
-  (usage?.cache_creation_input_tokens ?? 0) +
-  (usage?.cache_read_input_tokens ?? 0);
+/** Anthropic's input, as billed: uncached input, cache reads and cache writes (together the prompt). */
+export interface AnthropicInput {
+  readonly uncached: number;
+  readonly read: number;
+  readonly write: number;
+}
+
+export const NO_ANTHROPIC_INPUT: AnthropicInput = Object.freeze({ uncached: 0, read: 0, write: 0 });
+
+/**
+ * The input counts a usage reports; a count it leaves out is the one known before (a stream's
+ * message_delta repeats what message_start said, or says nothing of the input).
+ */
+export const anthropicInputOf = (
+  usage: AnthropicUsage | null | undefined,
+  before: AnthropicInput = NO_ANTHROPIC_INPUT,
+): AnthropicInput => ({
+  uncached: usage?.input_tokens ?? before.uncached,
+  read: usage?.cache_read_input_tokens ?? before.read,
+  write: usage?.cache_creation_input_tokens ?? before.write,
+});
+
+/** The usage billed: every input token in the prompt, the cache reads and writes said apart. */
+export const anthropicBilledUsage = (input: AnthropicInput, output: number): Usage =>
+  usageOf(input.uncached + input.read + input.write, output, { read: input.read, write: input.write });
 
 const FINISH: Readonly<Record<string, FinishReason>> = {
   end_turn: 'stop',
@@ -75,7 +95,7 @@ export const parseAnthropicResponse = (body: unknown, model: string): ParsedResp
       });
   }
   const usage: Usage | undefined = message.usage
-    ? usageOf(inputTokensOf(message.usage), message.usage.output_tokens ?? 0)
+    ? anthropicBilledUsage(anthropicInputOf(message.usage), message.usage.output_tokens ?? 0)
     : undefined;
   return {
     body: chatCompletion(

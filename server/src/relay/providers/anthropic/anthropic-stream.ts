@@ -4,20 +4,24 @@ import type { RelayRequestMeta, SseEvent, StreamStep, Usage } from '../adaptor.j
 import {
   anthropicBlock,
   anthropicMessage,
+  anthropicBilledUsage,
+  anthropicInputOf,
   anthropicUsage,
   argumentsOf,
   finishReasonOf,
-  inputTokensOf,
+  NO_ANTHROPIC_INPUT,
+  type AnthropicInput,
 } from './anthropic-response.js';
 import { parseAnthropicError } from './anthropic-response.js';
-import { chatChunk, usageOf, type ChunkDelta, type FinishReason } from '../openai-chat-response.js';
+import { chatChunk, type ChunkDelta, type FinishReason } from '../openai-chat-response.js';
 import { parseJson } from '@sluice/contract/parse-json';
 
 /** What one Anthropic stream needs to remember between events. */
 export interface AnthropicStreamState {
   id: string;
   readonly created: number;
-  inputTokens: number;
+  /** The input as message_start said it (message_delta may say it again). */
+  input: AnthropicInput;
   /** Set by message_delta: the stream's final usage. */
   usage: Usage | undefined;
   /** Content block index → OpenAI tool call index. */
@@ -27,7 +31,7 @@ export interface AnthropicStreamState {
 export const createAnthropicStreamState = (): AnthropicStreamState => ({
   id: '',
   created: nowSeconds(),
-  inputTokens: 0,
+  input: NO_ANTHROPIC_INPUT,
   usage: undefined,
   toolIndexes: new Map(),
 });
@@ -74,15 +78,15 @@ export const mapAnthropicStreamEvent = (
   switch (value.type ?? event.event) {
     case 'message_start':
       state.id = value.message?.id ?? state.id;
-      state.inputTokens = inputTokensOf(value.message?.usage);
+      state.input = anthropicInputOf(value.message?.usage);
       return { chunks: [chunk({ role: 'assistant', content: '' })] };
     case 'content_block_start':
       return blockStart(value, state, chunk);
     case 'content_block_delta':
       return blockDelta(value, state, chunk);
     case 'message_delta': {
-      if (typeof value.usage?.input_tokens === 'number') state.inputTokens = inputTokensOf(value.usage);
-      state.usage = usageOf(state.inputTokens, value.usage?.output_tokens ?? 0);
+      state.input = anthropicInputOf(value.usage, state.input);
+      state.usage = anthropicBilledUsage(state.input, value.usage?.output_tokens ?? 0);
       const finish = finishReasonOf(value.delta?.stop_reason);
       return { chunks: finish ? [chunk({}, finish)] : [], usage: state.usage };
     }

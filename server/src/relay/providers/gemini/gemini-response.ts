@@ -35,6 +35,7 @@ export const geminiResponse = z.looseObject({
       promptTokenCount: count,
       candidatesTokenCount: count,
       thoughtsTokenCount: count,
+      cachedContentTokenCount: count,
     })
     .optional(),
   responseId: z.string().optional(),
@@ -68,13 +69,17 @@ export const geminiFinishReason = (
 /** Gemini's calls carry no id (older models): OpenAI needs one to pair results with calls. */
 export const newCallId = (): string => `call_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
 
-/** Usage: prompt = promptTokenCount; completion = candidates + thoughts; undefined when absent. */
+/**
+ * Usage: prompt = promptTokenCount (which counts the cached content, read from the cache:
+ * cachedContentTokenCount); completion = candidates + thoughts; undefined when absent.
+ */
 export const geminiUsage = (response: GeminiResponse): Usage | undefined => {
   const metadata = response.usageMetadata;
   if (!metadata) return undefined;
   const prompt = metadata.promptTokenCount ?? 0;
   const completion = (metadata.candidatesTokenCount ?? 0) + (metadata.thoughtsTokenCount ?? 0);
-  return prompt + completion > 0 ? usageOf(prompt, completion) : undefined;
+  const read = Math.min(metadata.cachedContentTokenCount ?? 0, prompt);
+  return prompt + completion > 0 ? usageOf(prompt, completion, { read, write: 0 }) : undefined;
 };
 
 /** A candidate's visible text (thought summaries left out) and function calls. */

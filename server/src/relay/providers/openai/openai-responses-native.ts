@@ -12,11 +12,17 @@ const isObject = (value: unknown): value is Json =>
 const count = (value: unknown): number =>
   typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
 
-/** A Response's usage (input includes cached tokens, output includes reasoning tokens). */
+/**
+ * A Response's usage: input includes the cached tokens (input_tokens_details.cached_tokens, billed
+ * as cache reads), output includes the reasoning tokens (billed as completion).
+ */
 const responseUsage = (response: unknown): Usage | undefined => {
   if (!isObject(response) || !isObject(response['usage'])) return undefined;
   const usage = response['usage'];
-  return usageOf(count(usage['input_tokens']), count(usage['output_tokens']));
+  const input = count(usage['input_tokens']);
+  const details = isObject(usage['input_tokens_details']) ? usage['input_tokens_details'] : {};
+  const read = Math.min(count(details['cached_tokens']), input);
+  return usageOf(input, count(usage['output_tokens']), { read, write: 0 });
 };
 
 /** The text of a Response's output items (messages, function calls), for local counting. */
