@@ -6,6 +6,7 @@ import type { Cache } from './cache/cache.js';
 import { createMemoryCache } from './cache/memory-cache.js';
 import type { Config } from './config/env.js';
 import { openDatabase, type Database } from './db/database.js';
+import { isDatabaseUnavailable } from './db/database-unavailable.js';
 import { migrate } from './db/migrations/migrations.js';
 import type { AppError } from './lib/app-error.js';
 import { nowSeconds } from './lib/time.js';
@@ -224,6 +225,16 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
           every(config.syncFrequencySeconds, async () => {
             services.changes.resync();
             await options.reload();
+          });
+        // Changes made in the database behind Sluice's back reach the relay within a few seconds.
+        if (config.statusCheckSeconds > 0)
+          every(config.statusCheckSeconds, async () => {
+            try {
+              await relay.index.revalidate();
+            } catch (error) {
+              // A database that is away is said by the requests that need it, not every few seconds here.
+              if (!isDatabaseUnavailable(error)) throw error;
+            }
           });
         // As one-api's CHANNEL_TEST_FREQUENCY, but on the master only: one run serves every instance.
         if (config.channelTestFrequencyMinutes > 0 && config.nodeType === 'master')

@@ -34,6 +34,7 @@ describe('readConfig', () => {
       warnings: [],
       nodeType: 'master',
       syncFrequencySeconds: 600,
+      statusCheckSeconds: 5,
       globalApiRateLimit: 480,
       globalWebRateLimit: 240,
       criticalRateLimit: 20,

@@ -18,6 +18,11 @@ export interface Config {
   readonly warnings: readonly string[];
   readonly nodeType: 'master' | 'slave';
   readonly syncFrequencySeconds: number;
+  /**
+   * Seconds between checks of the keys, users and channels the relay keeps in memory against the
+   * database, for changes made behind Sluice's back (a hand-written UPDATE); 0 = never.
+   */
+  readonly statusCheckSeconds: number;
   readonly globalApiRateLimit: number;
   readonly globalWebRateLimit: number;
   readonly criticalRateLimit: number;
@@ -182,6 +187,7 @@ const variables = {
   SESSION_SECRET: { schema: z.string(), fallback: '' },
   NODE_TYPE: { schema: nodeType, fallback: 'master' },
   SYNC_FREQUENCY: { lenient: true, schema: nonNegativeInt, fallback: '600' },
+  STATUS_CHECK_FREQUENCY: { schema: seconds, fallback: '5' },
   GLOBAL_API_RATE_LIMIT: { lenient: true, schema: nonNegativeInt, fallback: '480' },
   GLOBAL_WEB_RATE_LIMIT: { lenient: true, schema: nonNegativeInt, fallback: '240' },
   CRITICAL_RATE_LIMIT: { lenient: true, schema: nonNegativeInt, fallback: '20' },
@@ -307,6 +313,7 @@ export const readConfig = (
     warnings,
     nodeType: values.NODE_TYPE,
     syncFrequencySeconds: values.SYNC_FREQUENCY,
+    statusCheckSeconds: values.STATUS_CHECK_FREQUENCY,
     globalApiRateLimit: values.GLOBAL_API_RATE_LIMIT,
     globalWebRateLimit: values.GLOBAL_WEB_RATE_LIMIT,
     criticalRateLimit: values.CRITICAL_RATE_LIMIT,

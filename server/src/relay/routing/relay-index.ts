@@ -23,6 +23,9 @@ const splitList = (value: string | null): string[] => [
   ),
 ];
 
+/** Ids per query when the cached keys and users are checked against the database. */
+const REVALIDATE_CHUNK = 500;
+
 /**
  * In-memory indexes of what every relay request reads: keys, users and the routing table
  * (group → model → enabled channels, by priority). Entries are dropped on every change the change
@@ -88,7 +91,90 @@ export const createRelayIndex = (db: Kysely<Tables>, changes: ChangeFeed) => {
     }
   });
 
+  /**
+   * Drops what changed in the database behind Sluice's back (another tool, a hand-written UPDATE):
+   * the cached keys and users whose status or access fields differ, and the routing table when a
+   * channel's status, priority, weight, models or groups do. One small query per table (keys and
+   * users by the ids in memory, in chunks), so it can run every few seconds.
+   */
+  const revalidate = async (): Promise<void> => {
+    const cachedTokens = [...tokens.values()];
+    for (let start = 0; start < cachedTokens.length; start += REVALIDATE_CHUNK) {
+      const chunk = cachedTokens.slice(start, start + REVALIDATE_CHUNK);
+      const rows = await db
+        .selectFrom('tokens')
+        .select(['id', 'key', 'status', 'expired_time', 'unlimited_quota', 'models', 'subnet', 'user_id'])
+        .where(
+          'id',
+          'in',
+          chunk.map((token) => token.id),
+        )
+        .execute();
+      const fresh = new Map(rows.map((row) => [row.id, row]));
+      for (const token of chunk) {
+        const row = fresh.get(token.id);
+        if (
+          !row ||
+          row.key !== token.key ||
+          row.status !== token.status ||
+          row.expired_time !== token.expired_time ||
+          toBool(row.unlimited_quota) !== token.unlimited_quota ||
+          (row.models ?? '') !== (token.models ?? '') ||
+          (row.subnet ?? '') !== (token.subnet ?? '') ||
+          row.user_id !== token.user_id
+        )
+          tokens.delete(token.key);
+      }
+    }
+    const cachedUsers = [...users.values()];
+    for (let start = 0; start < cachedUsers.length; start += REVALIDATE_CHUNK) {
+      const chunk = cachedUsers.slice(start, start + REVALIDATE_CHUNK);
+      const rows = await db
+        .selectFrom('users')
+        .select(['id', 'status', 'group', 'role'])
+        .where(
+          'id',
+          'in',
+          chunk.map((user) => user.id),
+        )
+        .execute();
+      const fresh = new Map(rows.map((row) => [row.id, row]));
+      for (const user of chunk) {
+        const row = fresh.get(user.id);
+        if (!row || row.status !== user.status || row.group !== user.group || row.role !== user.role)
+          users.delete(user.id);
+      }
+    }
+    const known = channelsById;
+    if (!known) return;
+    const started = generation;
+    const rows = await db
+      .selectFrom('channels')
+      .select(['id', 'status', 'priority', 'weight', 'models', 'group'])
+      .execute();
+    if (started !== generation) return;
+    const differs =
+      rows.length !== known.size ||
+      rows.some((row) => {
+        const cached = known.get(row.id);
+        return (
+          !cached ||
+          cached.status !== row.status ||
+          cached.priority !== row.priority ||
+          cached.weight !== row.weight ||
+          cached.models !== row.models ||
+          cached.group !== row.group
+        );
+      });
+    if (differs) {
+      generation += 1;
+      routes = undefined;
+      channelsById = undefined;
+    }
+  };
+
   return {
+    revalidate,
     /** The cached key, or undefined when it is not in memory (then ask `token`): no await on a hit. */
     peekToken: (key: string): TokenRow | undefined => tokens.get(key),
     /** The cached user, or undefined when not in memory (then ask `user`). */

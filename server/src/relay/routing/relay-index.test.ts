@@ -1,0 +1,66 @@
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryCache } from '../../cache/memory-cache.js';
+import { createChangeFeed } from '../../services/change-feed.js';
+import { startRelayFixture, type RelayFixture } from '../../test-support/relay-fixture.js';
+import { testDialects } from '../../test-support/test-databases.js';
+import { createRelayIndex } from './relay-index.js';
+
+describe.each(testDialects())('the relay index checked against the database on %s', (dialect) => {
+  let fixture: RelayFixture;
+  beforeAll(async () => {
+    fixture = await startRelayFixture(dialect);
+  });
+  afterAll(async () => {
+    await fixture?.close();
+  });
+
+  const indexOf = () =>
+    createRelayIndex(
+      fixture.test.sluice.database.db,
+      createChangeFeed(createMemoryCache(), pino({ level: 'silent' })),
+    );
+
+  it('keeps what did not change and drops a key, a user and the routes whose rows changed', async () => {
+    const db = fixture.test.sluice.database.db;
+    const index = indexOf();
+    const channelId = await fixture.channel({ name: 'checked', models: 'gpt-4o', group: 'checked' });
+    const kept = await fixture.user();
+    const changed = await fixture.user();
+    for (const user of [kept, changed]) {
+      await index.token(user.key);
+      await index.user(user.userId);
+    }
+    expect(await index.candidates('checked', 'gpt-4o')).toHaveLength(1);
+
+    await index.revalidate();
+    expect(index.peekToken(kept.key)).toBeDefined();
+    expect(index.peekToken(changed.key)).toBeDefined();
+    expect(index.peekCandidates('checked', 'gpt-4o')).toHaveLength(1);
+
+    await db.updateTable('tokens').set({ models: 'gpt-4o' }).where('id', '=', changed.tokenId).execute();
+    await db.updateTable('users').set({ group: 'vip' }).where('id', '=', changed.userId).execute();
+    await db.updateTable('channels').set({ priority: 5 }).where('id', '=', channelId).execute();
+    await index.revalidate();
+    expect(index.peekToken(kept.key)).toBeDefined();
+    expect(index.peekUser(kept.userId)).toBeDefined();
+    expect(index.peekToken(changed.key)).toBeUndefined();
+    expect(index.peekUser(changed.userId)).toBeUndefined();
+    expect(index.peekCandidates('checked', 'gpt-4o')).toBeUndefined();
+    expect((await index.candidates('checked', 'gpt-4o'))[0]?.priority).toBe(5);
+
+    await db.deleteFrom('tokens').where('id', '=', kept.tokenId).execute();
+    await index.revalidate();
+    expect(index.peekToken(kept.key)).toBeUndefined();
+  });
+
+  it('drops only the key disabled among several', async () => {
+    const index = indexOf();
+    const users = await Promise.all(Array.from({ length: 3 }, () => fixture.user()));
+    for (const user of users) await index.token(user.key);
+    const db = fixture.test.sluice.database.db;
+    await db.updateTable('tokens').set({ status: 2 }).where('id', '=', users[2]!.tokenId).execute();
+    await index.revalidate();
+    expect(users.map((user) => index.peekToken(user.key) !== undefined)).toEqual([true, true, false]);
+  });
+});
