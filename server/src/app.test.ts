@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import SqliteDriver from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_ID_HEADER } from './app.js';
+import type { Sluice } from './boot.js';
 import { apiClient, type ApiClient } from './test-support/api-client.js';
 import { createTestDatabase } from './test-support/test-databases.js';
 import { bootWith, startTestSluice, type TestSluice } from './test-support/test-sluice.js';
@@ -356,21 +357,33 @@ describe('master and slave nodes', () => {
     expect(response.text).toBe(INDEX_HTML);
   });
 
-  it('never migrates as a slave', async () => {
+  it('never migrates as a slave: it waits for a master to, then serves (logins included)', async () => {
     const database = await createTestDatabase('sqlite');
+    const started: Sluice[] = [];
     try {
-      await expect(bootWith(database, { NODE_TYPE: 'slave' })).rejects.toThrow();
+      let ready = false;
+      const slave = bootWith(database, { NODE_TYPE: 'slave' }).then((booted) => {
+        ready = true;
+        started.push(booted);
+        return booted;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(ready).toBe(false);
       const file = new SqliteDriver(database.location);
       try {
         const tables = file.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
           name: string;
         }[];
         expect(tables.map((table) => table.name)).not.toContain('users');
-        expect(tables.map((table) => table.name)).not.toContain('options');
+        expect(tables.map((table) => table.name)).not.toContain('sluice_sessions');
       } finally {
         file.close();
       }
+      started.push(await bootWith(database, { NODE_TYPE: 'master' }));
+      const served = await slave;
+      expect((await apiClient(served.app).login('root', '123456')).body.success).toBe(true);
     } finally {
+      for (const instance of started.reverse()) await instance.close();
       await database.drop();
     }
   });

@@ -7,7 +7,7 @@ import { createMemoryCache } from './cache/memory-cache.js';
 import type { Config } from './config/env.js';
 import { openDatabase, type Database } from './db/database.js';
 import { isDatabaseUnavailable } from './db/database-unavailable.js';
-import { migrate } from './db/migrations/migrations.js';
+import { migrate, pendingMigrations } from './db/migrations/migrations.js';
 import type { AppError } from './lib/app-error.js';
 import { nowSeconds } from './lib/time.js';
 import { ensureRootUser } from './services/bootstrap.js';
@@ -55,6 +55,27 @@ const openAll = async (config: Config, logger: Logger): Promise<{ main: Database
   return { main, logs };
 };
 
+/** How often a slave looks whether the master has migrated the database. */
+const SCHEMA_POLL_MS = 1000;
+
+/**
+ * A slave never migrates (as one-api's): it waits until the master has, rather than start on a
+ * database without Sluice's tables and answer 500s. Said in the log every 10 s while it waits.
+ */
+const waitForSchema = async (main: Database, logs: Database, logger: Logger): Promise<void> => {
+  for (let waited = 0; ; waited += 1) {
+    const pending = await pendingMigrations(main.db, main.dialect, 'main', logs === main);
+    if (logs !== main) pending.push(...(await pendingMigrations(logs.db, logs.dialect, 'logs')));
+    if (pending.length === 0) return;
+    if (waited % 10 === 0)
+      logger.warn(
+        { pending },
+        'NODE_TYPE=slave: waiting for a master to migrate the database (a slave never migrates)',
+      );
+    await new Promise((resolve) => setTimeout(resolve, SCHEMA_POLL_MS));
+  }
+};
+
 /** Opens everything Sluice needs and builds the app; the caller listens. */
 export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice> => {
   const { main, logs } = await openAll(config, logger);
@@ -65,7 +86,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       const applied = await migrate(main.db, main.dialect, 'main', logs === main);
       if (logs !== main) applied.push(...(await migrate(logs.db, logs.dialect, 'logs')));
       if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
-    }
+    } else await waitForSchema(main, logs, logger);
     await ensureRootUser(main.db, main.dialect, config, logger);
     // Redis's client loads only when Redis is configured.
     // A lost Redis connection is told at most once a minute; ioredis reconnects by itself.

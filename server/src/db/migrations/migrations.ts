@@ -38,6 +38,29 @@ const migrationsFor = (
         },
       };
 
+const migratorOf = (db: AnyDb, dialect: Dialect, scope: MigrationScope, logsInMain: boolean): Migrator => {
+  const provider: MigrationProvider = {
+    getMigrations: () => Promise.resolve(migrationsFor(dialect, scope, logsInMain)),
+  };
+  return new Migrator({
+    db,
+    provider,
+    migrationTableName: scope === 'main' ? 'sluice_migrations' : 'sluice_log_migrations',
+    migrationLockTableName: scope === 'main' ? 'sluice_migrations_lock' : 'sluice_log_migrations_lock',
+  });
+};
+
+/** The migrations not yet run on the database (read only: a slave waits until there are none). */
+export const pendingMigrations = async (
+  db: AnyDb,
+  dialect: Dialect,
+  scope: MigrationScope,
+  logsInMain = true,
+): Promise<string[]> =>
+  (await migratorOf(db, dialect, scope, logsInMain).getMigrations())
+    .filter((migration) => migration.executedAt === undefined)
+    .map((migration) => migration.name);
+
 /** Runs every pending migration, under Kysely's lock so that several instances may start at once. */
 export const migrate = async (
   db: AnyDb,
@@ -45,15 +68,7 @@ export const migrate = async (
   scope: MigrationScope,
   logsInMain = true,
 ): Promise<string[]> => {
-  const provider: MigrationProvider = {
-    getMigrations: () => Promise.resolve(migrationsFor(dialect, scope, logsInMain)),
-  };
-  const migrator = new Migrator({
-    db,
-    provider,
-    migrationTableName: scope === 'main' ? 'sluice_migrations' : 'sluice_log_migrations',
-    migrationLockTableName: scope === 'main' ? 'sluice_migrations_lock' : 'sluice_log_migrations_lock',
-  });
+  const migrator = migratorOf(db, dialect, scope, logsInMain);
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error('migration failed', { cause: error });
   return (results ?? [])
