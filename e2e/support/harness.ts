@@ -28,6 +28,8 @@ export interface ContextOptions {
   readonly locale?: string;
   /** Grants clipboard read and write for the console's origin. */
   readonly clipboard?: boolean;
+  /** The browser's `prefers-color-scheme` (light by default). */
+  readonly colorScheme?: 'light' | 'dark';
 }
 
 export interface Harness {
@@ -65,6 +67,7 @@ export const startHarness = async (env: Record<string, string> = {}): Promise<Ha
       baseURL: url,
       viewport: options.viewport ?? DESKTOP,
       locale: options.locale ?? 'en-US',
+      colorScheme: options.colorScheme ?? 'light',
     });
     context.setDefaultTimeout(10_000);
     // Toasts stay readable (toastTexts) but never take a click meant for the screen below them.
@@ -117,3 +120,10 @@ export const inViewport = (page: Page, testId: string): Promise<boolean> =>
 
 /** The text of the visible toasts. */
 export const toastTexts = (page: Page) => page.locator('.mantine-Notification-root').allInnerTexts();
+
+/** Collects the page's uncaught errors (a render loop, a stack overflow) from now on. */
+export const pageErrors = (page: Page): string[] => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+};

@@ -1,5 +1,5 @@
-import { createTheme, type MantineColorSchemeManager } from '@mantine/core';
-import { readStorage, removeStorage, subscribeStorage, writeStorage } from '../lib/storage.js';
+import { createTheme, type MantineColorScheme, type MantineColorSchemeManager } from '@mantine/core';
+import { readStorage, removeStorage, subscribeOtherTabs, writeStorage } from '../lib/storage.js';
 
 /**
  * The console theme. `xs` is the mobile boundary of spec §1: up to 600 px is mobile, so every
@@ -16,18 +16,30 @@ export const theme = createTheme({
   },
 });
 
-/** Light/dark choice remembered under the `color_scheme` storage key (parsed like every key). */
+/**
+ * Light/dark choice remembered under the `color_scheme` storage key (parsed like every key). Until
+ * the visitor switches, the console follows the browser (`auto`: `prefers-color-scheme`).
+ *
+ * Mantine calls `set` from the callback it subscribes with, so the subscription hears other tabs
+ * only: hearing this tab's own write would call `set` again, for ever.
+ */
+export const DEFAULT_COLOR_SCHEME = 'auto' satisfies MantineColorScheme;
+
 export const colorSchemeManager: MantineColorSchemeManager = (() => {
   let unsubscribe: (() => void) | undefined;
   return {
     get: (defaultValue) => readStorage('color_scheme') ?? defaultValue,
-    set: (value) => writeStorage('color_scheme', value),
-    subscribe: (onUpdate) => {
-      unsubscribe = subscribeStorage((key) => {
-        if (key === 'color_scheme') onUpdate(readStorage('color_scheme') ?? 'light');
-      });
+    set: (value) => {
+      if (readStorage('color_scheme') !== value) writeStorage('color_scheme', value);
     },
-    unsubscribe: () => unsubscribe?.(),
+    subscribe: (onUpdate) => {
+      unsubscribe?.();
+      unsubscribe = subscribeOtherTabs('color_scheme', (value) => onUpdate(value ?? DEFAULT_COLOR_SCHEME));
+    },
+    unsubscribe: () => {
+      unsubscribe?.();
+      unsubscribe = undefined;
+    },
     clear: () => removeStorage('color_scheme'),
   };
 })();

@@ -129,6 +129,22 @@ export const subscribeStorage = (listener: (key: string) => void): (() => void) 
   };
 };
 
+/**
+ * Subscribes to writes of `key` made by other tabs only (the `storage` event). For a subscriber that
+ * writes the key itself when told (Mantine's colour-scheme manager calls `set` from its `onUpdate`),
+ * hearing its own writes would loop.
+ */
+export const subscribeOtherTabs = <K extends StorageKey>(
+  key: K,
+  listener: (value: StorageValue<K> | undefined) => void,
+): (() => void) => {
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === key || event.key === null) listener(readStorage(key));
+  };
+  globalThis.addEventListener?.('storage', onStorage);
+  return () => globalThis.removeEventListener?.('storage', onStorage);
+};
+
 /** A stored value as React state: re-renders when the key is written (here or in another tab). */
 export const useStoredValue = <K extends StorageKey>(key: K): StorageValue<K> | undefined => {
   // Snapshots must be stable: cache the parsed value by its raw text.
