@@ -59,6 +59,18 @@ describe('gemini adaptor: requests', () => {
     expect(request.headers['accept']).toBe('text/event-stream');
   });
 
+  it('keeps v1beta for the models only v1beta serves whatever GEMINI_VERSION says, as one-api', () => {
+    const urlFor = (model: string, version: string) =>
+      geminiAdaptor.buildRequest(
+        { messages: [{ role: 'user', content: 'x' }] },
+        { ...meta(), model, settings: { geminiVersion: version, geminiSafety: 'BLOCK_NONE' } },
+      ).url;
+    expect(urlFor('gemini-1.5-pro', 'v1')).toContain('/v1beta/models/gemini-1.5-pro:');
+    expect(urlFor('gemini-2.5-flash', 'v1')).toContain('/v1beta/models/gemini-2.5-flash:');
+    expect(urlFor('gemini-pro', 'v1')).toContain('/v1/models/gemini-pro:');
+    expect(urlFor('gemini-pro', '')).toContain('/v1beta/models/gemini-pro:');
+  });
+
   it('converts a whole conversation: system, images, function calls and responses, config', () => {
     const body = bodyOf({
       messages: [

@@ -1,5 +1,5 @@
 import type { RelayRequestMeta, TranslatingAdaptor } from '../adaptor.js';
-import { GEMINI_DEFAULT_API_VERSION } from './gemini-defaults.js';
+import { geminiVersionOf } from './gemini-defaults.js';
 import { geminiEmbeddingsBody, parseGeminiEmbeddings } from './gemini-embeddings.js';
 import { geminiNative } from './gemini-native.js';
 import { geminiChatBody } from './gemini-request.js';
@@ -7,8 +7,7 @@ import { parseGeminiError, parseGeminiResponse } from './gemini-response.js';
 import { createGeminiStreamState, mapGeminiStreamEvent } from './gemini-stream.js';
 
 const urlOf = (meta: RelayRequestMeta): string => {
-  const version =
-    meta.channel.config['api_version'] || meta.settings?.geminiVersion || GEMINI_DEFAULT_API_VERSION;
+  const version = geminiVersionOf(meta);
   const action =
     meta.mode === 'embeddings'
       ? 'batchEmbedContents'
@@ -21,7 +20,8 @@ const urlOf = (meta: RelayRequestMeta): string => {
 /**
  * Google's Gemini API (channel type 24): `<base>/<version>/models/<model>:generateContent`
  * (streams `:streamGenerateContent?alt=sse`, embeddings `:batchEmbedContents`) with the key in
- * `x-goog-api-key`; version = the channel's api_version, else GEMINI_VERSION, else v1beta.
+ * `x-goog-api-key`; the version by `geminiVersionOf` (the channel's api_version, v1beta for the
+ * models only it serves, else GEMINI_VERSION, else v1beta).
  */
 export const geminiAdaptor: TranslatingAdaptor = {
   kind: 'translating',

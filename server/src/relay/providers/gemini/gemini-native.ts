@@ -1,6 +1,6 @@
 import { parseJson } from '@sluice/contract/parse-json';
 import type { NativeFormat, NativeStreamStep, RelayRequestMeta, SseEvent } from '../adaptor.js';
-import { GEMINI_DEFAULT_API_VERSION } from './gemini-defaults.js';
+import { geminiVersionOf } from './gemini-defaults.js';
 import { geminiResponse, geminiUsage, parseGeminiError } from './gemini-response.js';
 
 /** The text of a response's candidates (thoughts and calls included), for local counting. */
@@ -41,8 +41,7 @@ const geminiTap = (): ((event: SseEvent) => NativeStreamStep) => (event) => {
 export const geminiNative: NativeFormat = {
   format: 'gemini',
   buildRequest: (_body, raw, meta: RelayRequestMeta) => {
-    const version =
-      meta.channel.config['api_version'] || meta.settings?.geminiVersion || GEMINI_DEFAULT_API_VERSION;
+    const version = geminiVersionOf(meta);
     const action = meta.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
     return {
       url: `${meta.channel.baseUrl}/${version}/models/${encodeURIComponent(meta.model)}:${action}`,
