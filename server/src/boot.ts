@@ -4,7 +4,7 @@ import { createHttpListener, type HttpListener } from './http-listener.js';
 import { createMetrics } from './http/metrics.js';
 import type { Cache } from './cache/cache.js';
 import { createMemoryCache } from './cache/memory-cache.js';
-import type { Config } from './config/env.js';
+import { sentinelsOf, type Config } from './config/env.js';
 import { openDatabase, type Database } from './db/database.js';
 import { isDatabaseUnavailable } from './db/database-unavailable.js';
 import { migrate, pendingMigrations } from './db/migrations/migrations.js';
@@ -97,7 +97,18 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       logger.warn({ err: error }, 'Redis connection lost: reconnecting');
     };
     cache = config.redisConnString
-      ? await (await import('./cache/redis-cache.js')).createRedisCache(config.redisConnString, redisError)
+      ? await (
+          await import('./cache/redis-cache.js')
+        ).createRedisCache(
+          config.redisMasterName
+            ? {
+                sentinels: sentinelsOf(config.redisConnString),
+                masterName: config.redisMasterName,
+                password: config.redisPassword,
+              }
+            : config.redisConnString,
+          redisError,
+        )
       : createMemoryCache();
     const options = await createOptionStore({ db: main.db, dialect: main.dialect, cache, logger });
     const services = createServices({

@@ -24,6 +24,15 @@ return 1
 
 const PREFIX = 'sluice:';
 
+/** A redis:// URL, or a Redis behind Sentinel (one-api's REDIS_MASTER_NAME with a sentinel list). */
+export type RedisTarget =
+  | string
+  | {
+      readonly sentinels: readonly { host: string; port: number }[];
+      readonly masterName: string;
+      readonly password: string;
+    };
+
 interface Envelope {
   from: string;
   message: string;
@@ -35,14 +44,24 @@ interface Envelope {
  * fails open, broadcasts are caught up on return), and `onError` hears of it.
  */
 export const createRedisCache = async (
-  url: string,
+  target: RedisTarget,
   onError: (error: unknown) => void = () => undefined,
 ): Promise<Cache> => {
   const instanceId = randomUUID();
   const options = { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 5000 };
   // Named, so an operator (or a test) can tell Sluice's connections apart in CLIENT LIST.
-  const client = new Redis(url, { ...options, connectionName: `sluice-${instanceId}` });
-  const subscriber = new Redis(url, { ...options, connectionName: `sluice-sub-${instanceId}` });
+  const connect = (connectionName: string) =>
+    typeof target === 'string'
+      ? new Redis(target, { ...options, connectionName })
+      : new Redis({
+          ...options,
+          connectionName,
+          sentinels: [...target.sentinels],
+          name: target.masterName,
+          ...(target.password ? { password: target.password } : {}),
+        });
+  const client = connect(`sluice-${instanceId}`);
+  const subscriber = connect(`sluice-sub-${instanceId}`);
   // ioredis rejects connect() with "Connection is closed."; the cause comes as an error event.
   let connectError: unknown;
   const remember = (error: unknown) => {

@@ -12,6 +12,13 @@ export interface Config {
   readonly logSqlDsn: string;
   readonly sqlMaxOpenConns: number;
   readonly redisConnString: string;
+  /**
+   * one-api's REDIS_MASTER_NAME: Redis through Sentinel, REDIS_CONN_STRING then being the sentinels'
+   * `host:port` list ('' = a plain redis:// URL).
+   */
+  readonly redisMasterName: string;
+  /** one-api's REDIS_PASSWORD: the password of the Redis behind Sentinel. */
+  readonly redisPassword: string;
   readonly sessionSecret: string;
   readonly sessionSecretGenerated: boolean;
   /** Said in the log at start: values one-api tolerates that Sluice read its way, a weak secret, … */
@@ -120,7 +127,21 @@ const sqlDsn = z
 const redisUrl = z
   .string()
   .trim()
-  .refine((value) => value === '' || /^rediss?:\/\//.test(value), 'must be a redis:// or rediss:// URL');
+  .refine(
+    (value) => value === '' || /^rediss?:\/\//.test(value) || isHostList(value),
+    'must be a redis:// or rediss:// URL (or, with REDIS_MASTER_NAME, the sentinels as host:port,host:port)',
+  );
+
+/** `host:port[,host:port…]`: the sentinels of a Redis behind Sentinel. */
+const isHostList = (value: string): boolean =>
+  value.split(',').every((part) => /^[^\s:/,]+:\d{1,5}$/.test(part.trim()));
+
+/** The sentinels in REDIS_CONN_STRING's `host:port` list. */
+export const sentinelsOf = (list: string): { host: string; port: number }[] =>
+  list.split(',').map((part) => {
+    const [host = '', port = ''] = part.trim().split(':');
+    return { host, port: Number(port) };
+  });
 
 const nodeType = z
   .string()
@@ -184,6 +205,8 @@ const variables = {
     fallback: '50',
   },
   REDIS_CONN_STRING: { schema: redisUrl, fallback: '' },
+  REDIS_MASTER_NAME: { schema: z.string().trim(), fallback: '' },
+  REDIS_PASSWORD: { schema: z.string(), fallback: '' },
   SESSION_SECRET: { schema: z.string(), fallback: '' },
   NODE_TYPE: { schema: nodeType, fallback: 'master' },
   SYNC_FREQUENCY: { lenient: true, schema: nonNegativeInt, fallback: '600' },
@@ -300,6 +323,13 @@ export const readConfig = (
   const generated = values.SESSION_SECRET === '' || placeholder;
   const sessionSecret = generated ? generateSecret() : values.SESSION_SECRET;
   const sqlitePath = sqlitePathOf(env, values.SQLITE_PATH, fileExists, warnings);
+  const sentinel = values.REDIS_MASTER_NAME !== '';
+  if (values.REDIS_CONN_STRING !== '' && sentinel !== isHostList(values.REDIS_CONN_STRING))
+    throw new ConfigError(
+      sentinel
+        ? `REDIS_CONN_STRING=${JSON.stringify(values.REDIS_CONN_STRING)} must list the sentinels as host:port,host:port when REDIS_MASTER_NAME is set`
+        : `REDIS_CONN_STRING=${JSON.stringify(values.REDIS_CONN_STRING)} lists hosts: set REDIS_MASTER_NAME to reach Redis through Sentinel, or give a redis:// URL`,
+    );
   return Object.freeze({
     port: values.PORT,
     sqlDsn: values.SQL_DSN,
@@ -308,6 +338,8 @@ export const readConfig = (
     logSqlDsn: values.LOG_SQL_DSN,
     sqlMaxOpenConns: values.SQL_MAX_OPEN_CONNS,
     redisConnString: values.REDIS_CONN_STRING,
+    redisMasterName: values.REDIS_MASTER_NAME,
+    redisPassword: values.REDIS_PASSWORD,
     sessionSecret,
     sessionSecretGenerated: generated,
     warnings,
