@@ -29,6 +29,8 @@ describe('readConfig', () => {
       logSqlDsn: '',
       sqlMaxOpenConns: 50,
       redisConnString: '',
+      redisMasterName: '',
+      redisPassword: '',
       sessionSecret: 'generated-secret',
       sessionSecretGenerated: true,
       warnings: [],
@@ -273,7 +275,7 @@ describe('readConfig', () => {
     expect(configErrorOf({ PORT: 'abc' }).message).toBe('PORT="abc" must be a whole number ≥ 0');
     expect(configErrorOf({ NODE_TYPE: 'boss' }).message).toBe('NODE_TYPE="boss" must be master or slave');
     expect(configErrorOf({ REDIS_CONN_STRING: 'http://x' }).message).toBe(
-      'REDIS_CONN_STRING="http://x" must be a redis:// or rediss:// URL',
+      'REDIS_CONN_STRING="http://x" must be a redis:// or rediss:// URL (or, with REDIS_MASTER_NAME, the sentinels as host:port,host:port)',
     );
   });
 
