@@ -75,6 +75,10 @@ export const OPTION_DEFINITIONS = {
   ModelRatio: json('{}'),
   CompletionRatio: json('{}'),
   GroupRatio: json('{"default":1,"vip":1,"svip":1}'),
+  /** Sluice's own: the price of prompt tokens read from a provider's cache, per model (× the input price). */
+  CacheReadRatio: json('{}'),
+  /** Sluice's own: the price of prompt tokens written to a provider's cache, per model (× the input price). */
+  CacheWriteRatio: json('{}'),
 } as const satisfies Record<string, OptionDefinition>;
 
 export type OptionKey = keyof typeof OPTION_DEFINITIONS;

@@ -116,7 +116,8 @@ describe.each(testDialects())('options and status on %s', (dialect) => {
     expect(options.size).toBe(list.length);
     const publicKeys = OPTION_KEYS.filter((key) => !isSecretOptionKey(key));
     expect([...options.keys()].sort()).toEqual([...publicKeys].sort());
-    for (const key of publicKeys.filter((name) => name !== 'ModelRatio' && name !== 'CompletionRatio'))
+    const merged: string[] = ['ModelRatio', 'CompletionRatio', 'CacheReadRatio', 'CacheWriteRatio'];
+    for (const key of publicKeys.filter((name) => !merged.includes(name)))
       expect(options.get(key), key).toBe(OPTION_DEFINITIONS[key].defaultValue);
     // the ratio maps are shown merged over the built-in prices, as one-api shows them
     expect(JSON.parse(options.get('ModelRatio') ?? '')).toMatchObject({
@@ -124,6 +125,13 @@ describe.each(testDialects())('options and status on %s', (dialect) => {
       'gpt-3.5-turbo': 0.25,
     });
     expect(JSON.parse(options.get('CompletionRatio') ?? '')).toMatchObject({ 'deepseek-chat': 2 });
+    expect(JSON.parse(options.get('CacheReadRatio') ?? '')).toMatchObject({
+      'gpt-4o': 0.5,
+      'claude-3-5-sonnet-20241022': 0.1,
+    });
+    expect(JSON.parse(options.get('CacheWriteRatio') ?? '')).toMatchObject({
+      'claude-3-5-sonnet-20241022': 1.25,
+    });
     expect(options.get('SystemName')).toBe('Sluice');
     expect(options.get('QuotaPerUnit')).toBe('500000');
     expect(options.get('PasswordLoginEnabled')).toBe('true');
@@ -181,7 +189,7 @@ describe.each(testDialects())('options and status on %s', (dialect) => {
     expect(test.sluice.services.options.values.ChannelDisableThreshold).toBe(2.5);
   });
 
-  it.each(['ModelRatio', 'GroupRatio', 'CompletionRatio'])(
+  it.each(['ModelRatio', 'GroupRatio', 'CompletionRatio', 'CacheReadRatio', 'CacheWriteRatio'])(
     'accepts only a JSON object of non-negative numbers for %s',
     async (key) => {
       for (const value of [

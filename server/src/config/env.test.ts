@@ -270,6 +270,14 @@ describe('readConfig', () => {
     expect(readConfig({}, fixedSecret, () => false).sqlitePath).toBe('./data/sluice.db');
   });
 
+  it('says which of one-api’s variables it does not read, and why', () => {
+    const config = read({ THEME: 'berry', BATCH_UPDATE_ENABLED: 'true', MEMORY_CACHE_ENABLED: '' });
+    expect(config.warnings).toEqual([
+      expect.stringMatching(/^THEME is one-api's and Sluice does not read it: /),
+      expect.stringMatching(/^BATCH_UPDATE_ENABLED is one-api's and Sluice does not read it: /),
+    ]);
+  });
+
   it('explains what is wrong', () => {
     expect(configErrorOf({ PORT: '70000' }).message).toBe('PORT="70000" must be a port number 1-65535');
     expect(configErrorOf({ PORT: 'abc' }).message).toBe('PORT="abc" must be a whole number ≥ 0');

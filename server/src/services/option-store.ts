@@ -13,7 +13,8 @@ import type { Dialect } from '../db/dsn.js';
 import type { Tables } from '../db/tables.js';
 import { businessError } from '../lib/app-error.js';
 import { parseOptionValue, validateOptionValue, type OptionValues } from './option-values.js';
-import { mergedCompletionRatio, mergedModelRatio } from './ratio.js';
+import { mergedCacheReadRatio, mergedCacheWriteRatio } from './cache-ratio.js';
+import { mergedCompletionRatio, mergedModelRatio, type RatioMap } from './ratio.js';
 
 const TOPIC = 'options';
 
@@ -61,18 +62,24 @@ const checkPrerequisites = (key: string, value: string, raw: ReadonlyMap<string,
   if (rule && value === 'true' && (raw.get(rule[0]) ?? '').trim() === '') throw businessError(rule[1]);
 };
 
+/** The ratio maps the console sees merged over their built-in defaults. */
+const MERGED: Partial<Record<OptionKey, (custom: RatioMap) => RatioMap>> = {
+  ModelRatio: mergedModelRatio,
+  CompletionRatio: mergedCompletionRatio,
+  CacheReadRatio: mergedCacheReadRatio,
+  CacheWriteRatio: mergedCacheWriteRatio,
+};
+
 /**
  * What the console sees of a value: the ratio maps merged over the built-in defaults (as one-api shows
  * them), so an admin edits the prices in force rather than an empty object.
  */
 const shown = (key: string, value: string): string => {
-  if (key !== 'ModelRatio' && key !== 'CompletionRatio') return value;
+  if (!isOptionKey(key)) return value;
+  const merged = MERGED[key];
+  if (!merged) return value;
   const custom = parseOptionValue(OPTION_DEFINITIONS[key], value) as Record<string, number>;
-  return JSON.stringify(
-    key === 'ModelRatio' ? mergedModelRatio(custom) : mergedCompletionRatio(custom),
-    null,
-    2,
-  );
+  return JSON.stringify(merged(custom), null, 2);
 };
 
 export const createOptionStore = async (deps: OptionStoreDeps): Promise<OptionStore> => {

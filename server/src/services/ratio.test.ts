@@ -248,4 +248,35 @@ describe('computeQuota', () => {
     expect(quotaOf('glm-4-flash', 1000, 500)).toBe(0);
     expect(quotaOf('gpt-4o', 1000, 500, 0)).toBe(0);
   });
+
+  it('prices cache reads and writes at their ratios, within the prompt', () => {
+    const claude = { modelRatio: 1.5, completionRatio: 5, groupRatio: 1 };
+    // (50 uncached + 1800 × 0.1 + 248 × 1.25 + 503 × 5) × 1.5 = (50 + 180 + 310 + 2515) × 1.5
+    expect(
+      computeQuota({
+        ...claude,
+        promptTokens: 2098,
+        completionTokens: 503,
+        cacheReadTokens: 1800,
+        cacheReadRatio: 0.1,
+        cacheWriteTokens: 248,
+        cacheWriteRatio: 1.25,
+      }),
+    ).toBe(4583);
+  });
+
+  it('bills cache tokens at ratio 1 exactly as one-api bills the prompt', () => {
+    const base = {
+      promptTokens: 1000,
+      completionTokens: 500,
+      modelRatio: 2.5,
+      completionRatio: 4,
+      groupRatio: 1,
+    };
+    const plain = computeQuota(base);
+    expect(plain).toBe(7500);
+    expect(computeQuota({ ...base, cacheReadTokens: 800, cacheReadRatio: 1 })).toBe(plain);
+    expect(computeQuota({ ...base, cacheReadTokens: 800, cacheWriteTokens: 200 })).toBe(plain);
+    expect(computeQuota({ ...base, cacheReadTokens: 0, cacheReadRatio: 0.1 })).toBe(plain);
+  });
 });

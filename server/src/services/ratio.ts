@@ -21,7 +21,7 @@ const INTERNET_FAMILIES = ['qwen-', 'command-'] as const;
  * (one-api strips `command-` suffixes only for the model ratio, so its command-r-internet falls to a
  * completion ratio of 1; Sluice strips for both lookups.)
  */
-const pricedName = (name: string): string =>
+export const pricedName = (name: string): string =>
   name.endsWith(INTERNET_SUFFIX) && INTERNET_FAMILIES.some((family) => name.startsWith(family))
     ? name.slice(0, -INTERNET_SUFFIX.length)
     : name;
@@ -34,7 +34,7 @@ const own = (map: RatioMap, key: string): number | undefined =>
   Object.hasOwn(map, key) ? map[key] : undefined;
 
 /** custom qualified → default qualified → custom plain → default plain. */
-const lookup = (
+export const lookupRatio = (
   name: string,
   channelType: number,
   custom: RatioMap,
@@ -49,7 +49,7 @@ const lookup = (
  * an admin can override a built-in ratio but not remove it.
  */
 export const modelRatio = (name: string, channelType: number, custom: RatioMap): ModelRatioResult => {
-  const ratio = lookup(pricedName(name), channelType, custom, DEFAULT_MODEL_RATIO);
+  const ratio = lookupRatio(pricedName(name), channelType, custom, DEFAULT_MODEL_RATIO);
   return ratio === undefined ? { ratio: UNKNOWN_MODEL_RATIO, known: false } : { ratio, known: true };
 };
 
@@ -134,7 +134,7 @@ export const COMPLETION_RULES: readonly CompletionRule[] = [
 /** The completion ratio of `name` on a channel of `channelType`: explicit entries, then the rules, then 1. */
 export const completionRatio = (name: string, channelType: number, custom: RatioMap): number => {
   const priced = pricedName(name);
-  const explicit = lookup(priced, channelType, custom, DEFAULT_COMPLETION_RATIO);
+  const explicit = lookupRatio(priced, channelType, custom, DEFAULT_COMPLETION_RATIO);
   if (explicit !== undefined) return explicit;
   const rule = COMPLETION_RULES.find(([matches]) => matches(priced));
   return rule === undefined ? 1 : rule[1];
@@ -152,11 +152,20 @@ export const mergedCompletionRatio = (custom: RatioMap): RatioMap =>
   Object.freeze({ ...DEFAULT_COMPLETION_RATIO, ...custom });
 
 export interface QuotaInput {
+  /** Every input token, cache reads and writes included. */
   readonly promptTokens: number;
   readonly completionTokens: number;
   readonly modelRatio: number;
   readonly completionRatio: number;
   readonly groupRatio: number;
+  /** Of the prompt tokens, those read from the provider's prompt cache (0 when absent). */
+  readonly cacheReadTokens?: number;
+  /** Their price relative to an uncached input token (1 when absent). */
+  readonly cacheReadRatio?: number;
+  /** Of the prompt tokens, those written to the provider's prompt cache (0 when absent). */
+  readonly cacheWriteTokens?: number;
+  /** Their price relative to an uncached input token (1 when absent). */
+  readonly cacheWriteRatio?: number;
 }
 
 /** Relative distance from an integer below which a product counts as that integer. */
@@ -176,15 +185,32 @@ const ceilIgnoringFloatNoise = (value: number): number => {
 };
 
 /**
- * Quota for one request: ceil((prompt + completion × completionRatio) × modelRatio × groupRatio).
- * A priced request never costs 0 (at least 1 when the ratio is not 0); a request with no tokens
- * costs nothing.
+ * The prompt's tokens as priced: the uncached ones at 1, the cache reads and writes at their ratios.
+ * Without cache tokens, exactly the prompt tokens (the price one-api's formula gives).
+ */
+const pricedPrompt = (input: QuotaInput): number => {
+  const read = input.cacheReadTokens ?? 0;
+  const write = input.cacheWriteTokens ?? 0;
+  if (read === 0 && write === 0) return input.promptTokens;
+  return (
+    Math.max(0, input.promptTokens - read - write) +
+    read * (input.cacheReadRatio ?? 1) +
+    write * (input.cacheWriteRatio ?? 1)
+  );
+};
+
+/**
+ * Quota for one request: ceil((uncached prompt + cache reads × cacheReadRatio + cache writes ×
+ * cacheWriteRatio + completion × completionRatio) × modelRatio × groupRatio), which without cache
+ * tokens is one-api's ceil((prompt + completion × completionRatio) × modelRatio × groupRatio). A
+ * priced request never costs 0 (at least 1 when the ratio is not 0); a request with no tokens costs
+ * nothing.
  */
 export const computeQuota = (input: QuotaInput): number => {
   if (input.promptTokens + input.completionTokens === 0) return 0;
   const ratio = input.modelRatio * input.groupRatio;
   const quota = ceilIgnoringFloatNoise(
-    (input.promptTokens + input.completionTokens * input.completionRatio) * ratio,
+    (pricedPrompt(input) + input.completionTokens * input.completionRatio) * ratio,
   );
   return ratio !== 0 && quota <= 0 ? 1 : quota;
 };

@@ -3,7 +3,7 @@ import type { OptionValues } from '../../services/option-values.js';
 import type { KeyAuth } from '../request/key-auth.js';
 import type { RelayRequest } from '../request/relay-request.js';
 import type { Billing } from './billing.js';
-import { ratiosFor, reservationFor } from './pricing.js';
+import { ratiosFor, reservationFor, type RatioOptions } from './pricing.js';
 import type { Payer } from './settlement-write.js';
 
 /** What the pipeline knows of a request's money before its first attempt. */
@@ -21,10 +21,7 @@ export interface Admission {
 
 export interface AdmissionInput {
   readonly billing: Billing;
-  readonly options: Pick<
-    OptionValues,
-    'ModelRatio' | 'CompletionRatio' | 'GroupRatio' | 'PreConsumedQuota' | 'ApproximateTokenEnabled'
-  >;
+  readonly options: RatioOptions & Pick<OptionValues, 'PreConsumedQuota' | 'ApproximateTokenEnabled'>;
   readonly auth: KeyAuth;
   readonly request: RelayRequest;
   /** The model and channel type of the first channel that will be tried (the estimate's price). */

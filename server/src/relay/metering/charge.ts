@@ -1,5 +1,5 @@
 import type { Usage } from '../providers/adaptor.js';
-import { ratioText, type Ratios } from './pricing.js';
+import { cacheText, ratioText, type Ratios } from './pricing.js';
 import type { Payer, Settlement } from './settlement-write.js';
 
 /** What one answered request costs, as the attempt that answered it worked it out. */
@@ -45,7 +45,10 @@ export const settlementOf = (request: ChargedRequest, charge: Charge): Settlemen
         model: charge.model,
         promptTokens: charge.usage.prompt_tokens,
         completionTokens: charge.usage.completion_tokens,
-        content: ratioText(charge.ratios) + (charge.systemPromptReset ? ' (system prompt reset)' : ''),
+        content:
+          ratioText(charge.ratios) +
+          cacheText(charge.usage, charge.ratios) +
+          (charge.systemPromptReset ? ' (system prompt reset)' : ''),
         requestId: request.requestId,
         elapsedMs: Math.round(performance.now() - request.startedAt),
         stream: charge.stream,

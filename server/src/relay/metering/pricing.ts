@@ -1,17 +1,26 @@
+import { cacheReadRatio, cacheWriteRatio } from '../../services/cache-ratio.js';
 import { completionRatio, computeQuota, groupRatio, modelRatio } from '../../services/ratio.js';
 import type { Logger } from 'pino';
 import type { OptionValues } from '../../services/option-values.js';
 import type { RelayMode, Usage } from '../providers/adaptor.js';
+import { cacheTokensOf } from '../providers/openai-usage.js';
 
 export interface Ratios {
   readonly model: number;
   readonly completion: number;
   readonly group: number;
+  /** The price of a prompt token read from the provider's cache, relative to an uncached one. */
+  readonly cacheRead: number;
+  /** The price of a prompt token written to the provider's cache, relative to an uncached one. */
+  readonly cacheWrite: number;
   /** False when no ratio is set for the model: it is billed at the default (one-api's 30). */
   readonly priced: boolean;
 }
 
-type RatioOptions = Pick<OptionValues, 'ModelRatio' | 'CompletionRatio' | 'GroupRatio'>;
+export type RatioOptions = Pick<
+  OptionValues,
+  'ModelRatio' | 'CompletionRatio' | 'GroupRatio' | 'CacheReadRatio' | 'CacheWriteRatio'
+>;
 
 /** Ratios already worked out, per options object (a new one replaces it on every change of the options). */
 const known = new WeakMap<RatioOptions, Map<string, Ratios>>();
@@ -37,6 +46,8 @@ export const ratiosFor = (
       priced: found.known,
       completion: completionRatio(model, channelType, options.CompletionRatio),
       group: groupRatio(group, options.GroupRatio),
+      cacheRead: cacheReadRatio(model, channelType, options.CacheReadRatio),
+      cacheWrite: cacheWriteRatio(model, channelType, options.CacheWriteRatio),
     });
     // Bounded: model names come from clients, so a flood of new names must not grow it for ever.
     if (table.size >= 10_000) table.clear();
@@ -80,15 +91,24 @@ export const imageQuota = (model: string, body: Record<string, unknown>, ratios:
   return Math.trunc(ratios.model * ratios.group * factor * 1000) * n;
 };
 
-/** Text modes: one-api's formula. */
-export const usageQuota = (usage: Usage, ratios: Ratios): number =>
-  computeQuota({
+/**
+ * Text modes: one-api's formula, the prompt's cache reads and writes at their own ratios
+ * (services/ratio.ts `computeQuota`, the one function that prices tokens).
+ */
+export const usageQuota = (usage: Usage, ratios: Ratios): number => {
+  const cache = cacheTokensOf(usage);
+  return computeQuota({
     promptTokens: usage.prompt_tokens,
     completionTokens: usage.completion_tokens,
     modelRatio: ratios.model,
     completionRatio: ratios.completion,
     groupRatio: ratios.group,
+    cacheReadTokens: cache.read,
+    cacheReadRatio: ratios.cacheRead,
+    cacheWriteTokens: cache.write,
+    cacheWriteRatio: ratios.cacheWrite,
   });
+};
 
 const ratioTexts = new WeakMap<Ratios, string>();
 
@@ -99,6 +119,21 @@ export const ratioText = (ratios: Ratios): string => {
     text = `model ratio ${ratios.model.toFixed(2)}${ratios.priced ? '' : ' (not set for this model: the default)'}, group ratio ${ratios.group.toFixed(2)}, completion ratio ${ratios.completion.toFixed(2)}`;
     ratioTexts.set(ratios, text);
   }
+  return text;
+};
+
+/** A ratio as the log row says it: up to four decimals (0.1, 1.25, 0.125). */
+const ratioFigure = (ratio: number): string => String(Number(ratio.toFixed(4)));
+
+/**
+ * The log row's words on the prompt's cache tokens and their prices; '' when the usage has none (the
+ * row then reads as one-api's).
+ */
+export const cacheText = (usage: Usage, ratios: Ratios): string => {
+  const cache = cacheTokensOf(usage);
+  let text = '';
+  if (cache.read > 0) text += `, cache read ${cache.read} tokens × ${ratioFigure(ratios.cacheRead)}`;
+  if (cache.write > 0) text += `, cache write ${cache.write} tokens × ${ratioFigure(ratios.cacheWrite)}`;
   return text;
 };
 

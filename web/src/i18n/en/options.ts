@@ -11,6 +11,8 @@ export const enOptions = {
       ModelRatio: 'The model ratio is not a valid JSON string',
       CompletionRatio: 'The completion ratio is not a valid JSON string',
       GroupRatio: 'The group ratio is not a valid JSON string',
+      CacheReadRatio: 'The cache read ratio is not a valid JSON string',
+      CacheWriteRatio: 'The cache write ratio is not a valid JSON string',
     },
     passwordLoginOff: {
       title: 'Turn off password login?',
@@ -112,6 +114,8 @@ export const enOptions = {
       ModelRatio: 'Model ratio',
       CompletionRatio: 'Completion ratio',
       GroupRatio: 'Group ratio',
+      CacheReadRatio: 'Cache read ratio',
+      CacheWriteRatio: 'Cache write ratio',
       Notice: 'Notice',
       SystemName: 'System name',
       Theme: 'Theme',
@@ -137,11 +141,17 @@ export const enOptions = {
       HomePageContent: 'Markdown, HTML, or an address to show in a frame on the home page.',
       About: 'Markdown, HTML, or an address to show in a frame on the About page.',
       Footer: 'HTML replacing the default footer.',
+      CacheReadRatio:
+        'Per model: the price of a prompt token the provider read from its cache, as a share of the input price (unlisted models: 1). Shown merged over the providers’ prices.',
+      CacheWriteRatio:
+        'Per model: the price of a prompt token the provider wrote to its cache (Anthropic), as a share of the input price (unlisted models: 1).',
     },
     placeholder: {
       ModelRatio: '{"gpt-4o-mini": 0.075}',
       CompletionRatio: '{"gpt-4o-mini": 4}',
       GroupRatio: '{"default": 1, "vip": 1, "svip": 1}',
+      CacheReadRatio: '{"gpt-4o": 0.5}',
+      CacheWriteRatio: '{"claude-sonnet-4-5": 1.25}',
       TopUpLink: 'https://shop.example.com/buy',
       ChatLink: 'https://chat.example.com',
       ServerAddress: 'https://gateway.example.com',

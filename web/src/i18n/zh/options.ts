@@ -14,6 +14,8 @@ export const zhOptions: Catalogue<typeof enOptions> = {
       ModelRatio: '模型倍率不是合法的 JSON 字符串',
       CompletionRatio: '补全倍率不是合法的 JSON 字符串',
       GroupRatio: '分组倍率不是合法的 JSON 字符串',
+      CacheReadRatio: '缓存读取倍率不是合法的 JSON 字符串',
+      CacheWriteRatio: '缓存写入倍率不是合法的 JSON 字符串',
     },
     passwordLoginOff: {
       title: '确定关闭密码登录？',
@@ -112,6 +114,8 @@ export const zhOptions: Catalogue<typeof enOptions> = {
       ModelRatio: '模型倍率',
       CompletionRatio: '补全倍率',
       GroupRatio: '分组倍率',
+      CacheReadRatio: '缓存读取倍率',
+      CacheWriteRatio: '缓存写入倍率',
       Notice: '公告',
       SystemName: '系统名称',
       Theme: '主题名称',
@@ -135,11 +139,17 @@ export const zhOptions: Catalogue<typeof enOptions> = {
       HomePageContent: '支持 Markdown、HTML，或填入网址以框架形式显示在首页。',
       About: '支持 Markdown、HTML，或填入网址以框架形式显示在关于页面。',
       Footer: '替换默认页脚的 HTML。',
+      CacheReadRatio:
+        '按模型设置：上游从提示缓存读取的输入 token 的价格，相对输入价格的倍数（未列出的模型为 1）。已合并各服务商的价格显示。',
+      CacheWriteRatio:
+        '按模型设置：上游写入提示缓存的输入 token 的价格（Anthropic），相对输入价格的倍数（未列出的模型为 1）。',
     },
     placeholder: {
       ModelRatio: '{"gpt-4o-mini": 0.075}',
       CompletionRatio: '{"gpt-4o-mini": 4}',
       GroupRatio: '{"default": 1, "vip": 1, "svip": 1}',
+      CacheReadRatio: '{"gpt-4o": 0.5}',
+      CacheWriteRatio: '{"claude-sonnet-4-5": 1.25}',
       TopUpLink: 'https://shop.example.com/buy',
       ChatLink: 'https://chat.example.com',
       ServerAddress: 'https://gateway.example.com',

@@ -15,7 +15,13 @@ export type OptionValues = Readonly<Record<string, string>>;
 /** One PUT /api/option/ body, its key one of the option table's. */
 export type OptionUpdate = Readonly<z.input<typeof updateOptionRequestSchema> & { key: OptionKey }>;
 
-export const RATIO_KEYS = ['ModelRatio', 'CompletionRatio', 'GroupRatio'] as const;
+export const RATIO_KEYS = [
+  'ModelRatio',
+  'CompletionRatio',
+  'GroupRatio',
+  'CacheReadRatio',
+  'CacheWriteRatio',
+] as const;
 export type RatioKey = (typeof RATIO_KEYS)[number];
 
 export const isRatioKey = (key: string): key is RatioKey => (RATIO_KEYS as readonly string[]).includes(key);

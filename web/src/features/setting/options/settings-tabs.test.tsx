@@ -177,4 +177,22 @@ describe('the root settings tabs: save rules of spec §5', () => {
     );
     expect(puts(fetch)).toHaveLength(2);
   });
+
+  it('edits the cache read and write ratios beside the others, refusing what is not JSON', async () => {
+    renderScreen(<OperationSettings />, { path: '/setting' });
+    await screen.findByTestId('operation-settings');
+    expect(screen.getByTestId<HTMLTextAreaElement>('option-CacheReadRatio').value).toBe('');
+    type('option-CacheWriteRatio', '{"claude-x": ');
+    fireEvent.click(screen.getByTestId('save-ratio'));
+    await waitFor(() => expect(toasts()).toContain('The cache write ratio is not a valid JSON string'));
+    type('option-CacheWriteRatio', '{"claude-x": 1.25}');
+    type('option-CacheReadRatio', '{"claude-x": 0.1}');
+    fireEvent.click(screen.getByTestId('save-ratio'));
+    await waitFor(() =>
+      expect(puts(fetch)).toEqual([
+        { key: 'CacheReadRatio', value: '{"claude-x": 0.1}' },
+        { key: 'CacheWriteRatio', value: '{"claude-x": 1.25}' },
+      ]),
+    );
+  });
 });

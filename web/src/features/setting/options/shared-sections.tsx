@@ -53,6 +53,16 @@ export const RatioSection = () => {
         { key: 'ModelRatio', placeholder: t('options.placeholder.ModelRatio') },
         { key: 'CompletionRatio', placeholder: t('options.placeholder.CompletionRatio') },
         { key: 'GroupRatio', placeholder: t('options.placeholder.GroupRatio') },
+        {
+          key: 'CacheReadRatio',
+          placeholder: t('options.placeholder.CacheReadRatio'),
+          description: t('options.hint.CacheReadRatio'),
+        },
+        {
+          key: 'CacheWriteRatio',
+          placeholder: t('options.placeholder.CacheWriteRatio'),
+          description: t('options.hint.CacheWriteRatio'),
+        },
       ]}
     />
   );
