@@ -103,6 +103,19 @@ export const relayRoutes = (deps: RelayRouteDeps) => {
     }),
     proxyRoute(deps),
   );
+  // The Responses API over a WebSocket (Codex CLI asks for it first: GET with Upgrade: websocket).
+  // Sluice serves it over HTTP only; 426 makes Codex fall back to POST at once, where any other
+  // refusal costs it five retries with backoff (about 6 s) first.
+  routes.get('/responses', async (c, next) => {
+    if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') return next();
+    await authenticate(c);
+    throw relayError(
+      426,
+      'websocket_not_supported',
+      'the Responses API is served over HTTP here: POST /v1/responses',
+      'invalid_request_error',
+    );
+  });
   for (const path of NOT_IMPLEMENTED)
     routes.all(path, async (c) => {
       await authenticate(c);

@@ -1,4 +1,5 @@
 import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
+import { request as httpRequest } from 'node:http';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAnthropicDouble, type AnthropicDouble } from '../../test-support/anthropic-double.js';
@@ -183,6 +184,41 @@ describe('relay: OpenAI Responses clients (the openai SDK) on every kind of chan
         prompt_tokens: 8,
         completion_tokens: 10,
       });
+    });
+  });
+
+  describe('the WebSocket transport', () => {
+    it('answers an upgrade to a WebSocket with 426, so a client falls back to HTTP at once', async () => {
+      const user = await fixture.user();
+      const upgrade = (key: string) =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const request = httpRequest(`${fixture.server.url}/v1/responses`, {
+            headers: {
+              connection: 'Upgrade',
+              upgrade: 'websocket',
+              'sec-websocket-version': '13',
+              'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+              'openai-beta': 'responses_websockets=2026-02-06',
+              authorization: `Bearer ${key}`,
+            },
+          });
+          request.once('response', (response) => {
+            let body = '';
+            response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+            response.once('end', () => resolve({ status: response.statusCode ?? 0, body }));
+          });
+          request.once('upgrade', () => reject(new Error('the connection was upgraded')));
+          request.once('error', reject);
+          request.end();
+        });
+      const refused = await upgrade(`sk-${user.key}`);
+      expect(refused.status).toBe(426);
+      expect(JSON.parse(refused.body)).toMatchObject({ error: { code: 'websocket_not_supported' } });
+      expect((await upgrade('sk-wrong')).status).toBe(401);
+      const plain = await fetch(`${fixture.server.url}/v1/responses`, {
+        headers: { authorization: `Bearer sk-${user.key}` },
+      });
+      expect(plain.status).toBe(501);
     });
   });
 
