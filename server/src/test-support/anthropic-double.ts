@@ -10,6 +10,11 @@ export interface AnthropicDouble extends Listening {
   failNext(status: number, type: string, message: string): void;
   /** The reply text; the tool call the double makes when the request has tools. */
   reply: string;
+  /**
+   * True (the default): offered tools, the double calls the first one. False: it answers its text
+   * anyway, as a model that chose not to call a tool (an agent CLI offers a dozen tools every turn).
+   */
+  callsTools: boolean;
   usage: { input_tokens: number; output_tokens: number };
   /** Pause between the pieces of a stream, in ms (0: one turn of the event loop). */
   pieceDelayMs: number;
@@ -25,8 +30,8 @@ interface Turn {
   readonly tool?: { id: string; name: string; input: Record<string, unknown> };
 }
 
-/** Calls the first tool when offered tools and the last message is not a tool result. */
-const turnOf = (body: Record<string, unknown> | undefined, reply: string): Turn => {
+/** Calls the first tool when offered tools (and told to) and the last message is not a tool result. */
+const turnOf = (body: Record<string, unknown> | undefined, reply: string, callsTools: boolean): Turn => {
   const tools = Array.isArray(body?.['tools']) ? (body['tools'] as { name: string }[]) : [];
   const messages = Array.isArray(body?.['messages']) ? (body['messages'] as { content: unknown }[]) : [];
   const last = messages.at(-1)?.content;
@@ -34,7 +39,7 @@ const turnOf = (body: Record<string, unknown> | undefined, reply: string): Turn 
     ? (last as { type: string; content?: unknown }[]).find((block) => block.type === 'tool_result')
     : undefined;
   if (result) return { text: `The tool said: ${String(result.content)}` };
-  const tool = tools[0];
+  const tool = callsTools ? tools[0] : undefined;
   if (tool)
     return {
       text: 'Let me check.',
@@ -60,6 +65,7 @@ export const startAnthropicDouble = async (key = 'sk-ant-secret-key-000'): Promi
     reply: 'Hello! How can I help you today?',
     usage: { input_tokens: 25, output_tokens: 15 },
     pieceDelayMs: 0,
+    callsTools: true,
   };
   const aborted = { value: false };
 
@@ -159,7 +165,7 @@ export const startAnthropicDouble = async (key = 'sk-ant-secret-key-000'): Promi
     if (typeof parsed?.['max_tokens'] !== 'number')
       return error(response, 400, 'invalid_request_error', 'max_tokens: Field required');
     const model = typeof parsed['model'] === 'string' ? parsed['model'] : 'claude';
-    const turn = turnOf(parsed, state.reply);
+    const turn = turnOf(parsed, state.reply, state.callsTools);
     if (parsed['stream'] === true) return stream(response, model, turn);
     json(response, 200, {
       id: 'msg_013Zva2CMHLNnXjNJJKqJ2EF',
@@ -195,6 +201,12 @@ export const startAnthropicDouble = async (key = 'sk-ant-secret-key-000'): Promi
     },
     set usage(value) {
       state.usage = value;
+    },
+    get callsTools() {
+      return state.callsTools;
+    },
+    set callsTools(value) {
+      state.callsTools = value;
     },
     get pieceDelayMs() {
       return state.pieceDelayMs;

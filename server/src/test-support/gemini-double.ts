@@ -9,6 +9,11 @@ export interface GeminiDouble extends Listening {
   /** Answer the next request with this status and Gemini error body. */
   failNext(status: number, grpcStatus: string, message: string): void;
   reply: string;
+  /**
+   * True (the default): offered functions, the double calls the first one. False: it answers its
+   * text anyway, as a model that chose not to call one (an agent CLI declares its tools every turn).
+   */
+  callsTools: boolean;
   usage: { promptTokenCount: number; candidatesTokenCount: number };
   /** The vector every embedding request gets, per input. */
   readonly vector: readonly number[];
@@ -18,8 +23,8 @@ const sleep = () => new Promise((resolve) => setImmediate(resolve));
 
 type Part = Record<string, unknown>;
 
-/** Calls the first declared function unless the last turn carries a functionResponse. */
-const partsOf = (body: Record<string, unknown> | undefined, reply: string): Part[] => {
+/** Calls the first declared function (when told to) unless the last turn carries a functionResponse. */
+const partsOf = (body: Record<string, unknown> | undefined, reply: string, callsTools: boolean): Part[] => {
   const contents = Array.isArray(body?.['contents']) ? (body['contents'] as { parts?: Part[] }[]) : [];
   const last = contents.at(-1)?.parts ?? [];
   const answer = last.find((part) => part['functionResponse'] !== undefined)?.['functionResponse'] as
@@ -28,7 +33,7 @@ const partsOf = (body: Record<string, unknown> | undefined, reply: string): Part
   const tools = Array.isArray(body?.['tools'])
     ? (body['tools'] as { functionDeclarations?: { name: string }[] }[])
     : [];
-  const declared = tools[0]?.functionDeclarations?.[0];
+  const declared = callsTools ? tools[0]?.functionDeclarations?.[0] : undefined;
   if (declared) return [{ functionCall: { name: declared.name, args: { location: 'Paris', unit: 'c' } } }];
   return [{ text: reply }];
 };
@@ -46,6 +51,7 @@ export const startGeminiDouble = async (key = 'AIza-secret-key-000'): Promise<Ge
   const state = {
     reply: 'The quick brown fox jumps over the lazy dog.',
     usage: { promptTokenCount: 8, candidatesTokenCount: 10 },
+    callsTools: true,
   };
 
   const json = (response: ServerResponse, status: number, body: unknown) => {
@@ -110,7 +116,7 @@ export const startGeminiDouble = async (key = 'AIza-secret-key-000'): Promise<Ge
       const batch = Array.isArray(parsed?.['requests']) ? parsed['requests'] : [];
       return json(response, 200, { embeddings: batch.map(() => ({ values: vector })) });
     }
-    const parts = partsOf(parsed, state.reply);
+    const parts = partsOf(parsed, state.reply, state.callsTools);
     if (action === 'streamGenerateContent' && query.includes('alt=sse'))
       return stream(response, model, parts);
     if (action !== 'generateContent') return error(response, 404, 'NOT_FOUND', `unknown action ${action}`);
@@ -142,6 +148,12 @@ export const startGeminiDouble = async (key = 'AIza-secret-key-000'): Promise<Ge
     },
     set usage(value) {
       state.usage = value;
+    },
+    get callsTools() {
+      return state.callsTools;
+    },
+    set callsTools(value) {
+      state.callsTools = value;
     },
   };
 };
