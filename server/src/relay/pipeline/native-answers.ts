@@ -1,7 +1,8 @@
 import { relayError } from '../../lib/app-error.js';
 import { usageQuota } from '../metering/pricing.js';
-import type { NativeFormat } from '../providers/adaptor.js';
-import { nativeStream } from '../stream/native-stream.js';
+import type { NativeFormat, Usage } from '../providers/adaptor.js';
+import { countTextTokens } from '../metering/token-counter.js';
+import { nativeStream, type NativeOutcome } from '../stream/native-stream.js';
 import { readWhole, settle, streamFailure, streamReply, usageOrCount, type Answer } from './answers.js';
 import { AttemptFailure } from './upstream-error.js';
 import { reply, safeJson, type RelayReply } from './relay-response.js';
@@ -18,7 +19,11 @@ const nativeStreamAnswer = (answer: Answer, native: NativeFormat): RelayReply | 
     upstream: response,
     abortUpstream: () => response.body.destroy(),
     onFinish: (outcome) => {
-      const usage = usageOrCount(answer, outcome.usage, outcome.text);
+      const usage = usageOrCount(
+        answer,
+        outcome.final ? outcome.usage : cutShort(answer, outcome),
+        outcome.text,
+      );
       settle(answer, usageQuota(usage, answer.ratios), usage, true, false);
     },
   });
@@ -35,6 +40,24 @@ const nativeStreamAnswer = (answer: Answer, native: NativeFormat): RelayReply | 
       throw streamFailure(answer, error);
     },
   );
+};
+
+/**
+ * A stream that ended before the provider's final usage (the client left, the upstream broke off):
+ * the input as the provider said it at the start, the output counted from the text that came.
+ */
+const cutShort = (answer: Answer, outcome: NativeOutcome): Usage | undefined => {
+  if (!outcome.usage || outcome.usage.prompt_tokens === 0) return undefined;
+  const completion = countTextTokens(
+    outcome.text,
+    answer.model,
+    answer.context.options.ApproximateTokenEnabled,
+  );
+  return {
+    ...outcome.usage,
+    completion_tokens: completion,
+    total_tokens: outcome.usage.prompt_tokens + completion,
+  };
 };
 
 /** A JSON answer in the client's own format: its bytes as they came, billed by the usage it carries. */

@@ -121,8 +121,15 @@ export interface NativeStreamStep {
   readonly opening: 'open' | 'wait' | 'refuse';
   /** The stream's usage so far, when this event carries it (each replaces the last). */
   readonly usage?: Usage;
-  /** Text generated in this event (for local counting when the provider gives no usage). */
+  /**
+   * The usage is the answer's last word (Anthropic's message_delta, Gemini's finishing event, the
+   * Responses API's completed response): a stream cut before it is billed with its output counted.
+   */
+  readonly final?: boolean;
+  /** Text generated in this event (for local counting when the final usage never comes). */
   readonly text?: string;
+  /** The event's data holds generated text: read (by `eventText`) only if the final usage never comes. */
+  readonly textLater?: boolean;
   /** The provider reported an error in this event. */
   readonly error?: UpstreamErrorInfo;
 }
@@ -143,6 +150,8 @@ export interface NativeFormat {
   readAnswer(body: unknown): { usage?: Usage; text: string };
   /** A fresh reader for one stream's events. */
   streamTap(): (event: SseEvent) => NativeStreamStep;
+  /** The text generated in an event the tap marked `textLater`. */
+  eventText(data: string): string;
 }
 
 /** What every adaptor does: build the upstream request, read its answer and its errors. */

@@ -150,6 +150,36 @@ describe('relay: Anthropic Messages clients (the official SDK) on every kind of 
       expect(Boolean(log?.is_stream)).toBe(true);
     });
 
+    it('bills a client that leaves mid-stream for the input said at the start and the text that came', async () => {
+      const user = await fixture.user();
+      anthropic.usage = { input_tokens: 25, output_tokens: 15 };
+      anthropic.reply = Array.from({ length: 40 }, (_, index) => `word${index} `).join('');
+      anthropic.pieceDelayMs = 15;
+      anthropic.aborted.value = false;
+      try {
+        const controller = new AbortController();
+        const stream = sdkOf(user).messages.stream(
+          { model: CLAUDE, max_tokens: 1024, messages: [{ role: 'user', content: 'long' }] },
+          { signal: controller.signal },
+        );
+        let deltas = 0;
+        stream.on('text', () => {
+          deltas += 1;
+          if (deltas === 4) controller.abort();
+        });
+        await stream.done().catch(() => undefined);
+        await expect.poll(() => anthropic.aborted.value, { timeout: 5000 }).toBe(true);
+        await fixture.test.sluice.idle();
+        const [log] = await consumeLogs(fixture.test.sluice.database.db, user.userId);
+        expect(log?.prompt_tokens).toBe(25);
+        expect(log?.completion_tokens).toBeGreaterThan(1);
+        expect(log?.completion_tokens).toBeLessThan(60);
+      } finally {
+        anthropic.pieceDelayMs = 0;
+        anthropic.reply = 'Hello! How can I help you today?';
+      }
+    });
+
     it('streams a tool call, then takes its result', async () => {
       const user = await fixture.user();
       const sdk = sdkOf(user);

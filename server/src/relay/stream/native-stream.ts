@@ -12,7 +12,12 @@ export interface NativeStreamOptions {
   readonly adaptor: Adaptor;
   readonly upstream: UpstreamResponse;
   readonly abortUpstream: () => void;
-  readonly onFinish: (outcome: StreamOutcome) => void;
+  readonly onFinish: (outcome: NativeOutcome) => void;
+}
+
+/** How a native stream ended: its usage is `final` only when the provider's last word on it came. */
+export interface NativeOutcome extends StreamOutcome {
+  readonly final: boolean;
 }
 
 /** A native stream once it opened: its bytes as they come. */
@@ -38,7 +43,10 @@ export const nativeStream = (options: NativeStreamOptions): NativeStream => {
   const decoder = new StringDecoder('utf8');
   const body = options.upstream.body;
   let usage: Usage | undefined;
+  let final = false;
   let text = '';
+  // The data of events that hold generated text, read only if the final usage never comes.
+  const textEvents: string[] = [];
   let opened = false;
   let finished = false;
   let refusal: StreamRefused | undefined;
@@ -46,7 +54,8 @@ export const nativeStream = (options: NativeStreamOptions): NativeStream => {
   const finish = (aborted: boolean) => {
     if (finished) return;
     finished = true;
-    options.onFinish({ usage, text, aborted });
+    if (!final) for (const data of textEvents) text += options.native.eventText(data);
+    options.onFinish({ usage, final, text, aborted });
   };
 
   /** Reads the events in `chunk` (and the stream's end with `last`). */
@@ -66,8 +75,12 @@ export const nativeStream = (options: NativeStreamOptions): NativeStream => {
         }
         if (step.opening === 'open') opened = true;
       }
-      if (step.usage) usage = step.usage;
+      if (step.usage) {
+        usage = step.usage;
+        final = step.final === true;
+      }
       if (step.text) text += step.text;
+      if (step.textLater && !final) textEvents.push(event.data);
     }
   };
 

@@ -57,19 +57,17 @@ const anthropicTap = (): ((event: SseEvent) => NativeStreamStep) => {
   return (event) => {
     let type = event.event;
     if (type === 'ping') return { opening: 'wait' };
-    // The frequent events are told by their name alone; only text deltas are read (for counting).
+    // The frequent events are told by their name alone, without parsing them: a text delta is read
+    // (eventText) only when the stream ends without its final usage.
+    if (type === 'content_block_delta') return { opening: 'open', textLater: true };
     if (type === 'content_block_start' || type === 'content_block_stop' || type === 'message_stop')
       return { opening: 'open' };
     const data = parseJson(event.data);
     if (!isObject(data)) return { opening: 'refuse' };
     if (type === '' && typeof data['type'] === 'string') type = data['type'];
     switch (type) {
-      case 'content_block_delta': {
-        const delta = isObject(data['delta']) ? data['delta'] : {};
-        let text = '';
-        for (const field of DELTA_TEXT) if (typeof delta[field] === 'string') text += delta[field];
-        return { opening: 'open', text };
-      }
+      case 'content_block_delta':
+        return { opening: 'open', textLater: true };
       case 'message_start': {
         const message = isObject(data['message']) ? data['message'] : {};
         ({ input, usage } = anthropicUsageOf(
@@ -80,7 +78,7 @@ const anthropicTap = (): ((event: SseEvent) => NativeStreamStep) => {
       }
       case 'message_delta':
         if (isObject(data['usage'])) ({ input, usage } = anthropicUsageOf(data['usage'], input));
-        return usage ? { opening: 'open', usage } : { opening: 'open' };
+        return usage ? { opening: 'open', usage, final: true } : { opening: 'open' };
       case 'error': {
         const error = parseAnthropicError(data);
         return error ? { opening: 'refuse', error } : { opening: 'refuse' };
@@ -127,4 +125,11 @@ export const anthropicNative: NativeFormat = {
       : { text };
   },
   streamTap: anthropicTap,
+  eventText: (data) => {
+    const parsed = parseJson(data);
+    const delta = isObject(parsed) && isObject(parsed['delta']) ? parsed['delta'] : {};
+    let text = '';
+    for (const field of DELTA_TEXT) if (typeof delta[field] === 'string') text += delta[field];
+    return text;
+  },
 };

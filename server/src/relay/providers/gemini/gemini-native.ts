@@ -30,7 +30,9 @@ const geminiTap = (): ((event: SseEvent) => NativeStreamStep) => (event) => {
   if (!Array.isArray(data['candidates']) && !isObject(data['usageMetadata'])) return { opening: 'wait' };
   const parsed = geminiResponse.safeParse(data);
   const usage = parsed.success ? geminiUsage(parsed.data) : undefined;
-  return { opening: 'open', text: textOf(data), ...(usage ? { usage } : {}) };
+  // Each event's usage is the stream's so far; the one that finishes a candidate is the answer's.
+  const final = parsed.success && parsed.data.candidates.some((candidate) => candidate.finishReason);
+  return { opening: 'open', text: textOf(data), ...(usage ? { usage, final } : {}) };
 };
 
 /**
@@ -59,4 +61,5 @@ export const geminiNative: NativeFormat = {
     return usage ? { usage, text: textOf(body) } : { text: textOf(body) };
   },
   streamTap: geminiTap,
+  eventText: (data) => textOf(parseJson(data)),
 };

@@ -49,11 +49,8 @@ const responsesTap = (): ((event: SseEvent) => NativeStreamStep) => (event) => {
   if (type.endsWith('.delta')) {
     if (type !== 'response.output_text.delta' && type !== 'response.function_call_arguments.delta')
       return { opening: 'open' };
-    const data = parseJson(event.data);
-    return {
-      opening: 'open',
-      text: isObject(data) && typeof data['delta'] === 'string' ? data['delta'] : '',
-    };
+    // Read (eventText) only when the stream ends without its final usage.
+    return { opening: 'open', textLater: true };
   }
   const data = parseJson(event.data);
   if (!isObject(data)) return { opening: 'refuse' };
@@ -64,7 +61,7 @@ const responsesTap = (): ((event: SseEvent) => NativeStreamStep) => (event) => {
   }
   if (FINAL.has(kind)) {
     const usage = responseUsage(data['response']);
-    return usage ? { opening: 'open', usage } : { opening: 'open' };
+    return usage ? { opening: 'open', usage, final: true } : { opening: 'open' };
   }
   return { opening: kind.startsWith('response.') ? 'open' : 'refuse' };
 };
@@ -89,4 +86,8 @@ export const responsesNative = (url: UrlBuilder): NativeFormat => ({
     return usage ? { usage, text: outputText(body) } : { text: outputText(body) };
   },
   streamTap: responsesTap,
+  eventText: (data) => {
+    const parsed = parseJson(data);
+    return isObject(parsed) && typeof parsed['delta'] === 'string' ? parsed['delta'] : '';
+  },
 });
