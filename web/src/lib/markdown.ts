@@ -1,25 +1,34 @@
+import { sanitizeHtml } from './sanitize-html.js';
+
 /**
  * A small Markdown renderer for the admin's texts (home page, about, notice): headings, paragraphs,
- * emphasis, inline code, code blocks, links, images, lists, quotes and rules. Text that already looks
- * like HTML is returned as is (one-api's console passes HTML through too). The texts come from the
- * administrator and are trusted like one-api trusts them.
+ * emphasis, inline code, code blocks, links, images, lists, quotes and rules. Inline HTML in the
+ * Markdown is kept (`<b>`, `<br>`, `<span style>` as in one-api's notices), and text that already
+ * looks like HTML is taken whole; either way the result is sanitised (`sanitizeHtml`): these texts
+ * come from administrators, not only from root.
  */
 
 const escapeHtml = (value: string): string =>
   value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-const safeUrl = (url: string): string => (/^\s*javascript:/i.test(url) ? '#' : url);
+const safeUrl = (url: string): string => (/^\s*javascript:/i.test(url) ? '#' : escapeHtml(url));
+
+/** An HTML tag written inline (`<b>`, `</span>`, `<br/>`), kept out of the Markdown rules. */
+const INLINE_TAG = /<\/?[a-zA-Z][^<>]*>/g;
 
 const inline = (text: string): string => {
-  const codes: string[] = [];
-  let out = escapeHtml(text).replace(/`([^`]+)`/g, (_, code: string) => {
-    codes.push(`<code>${code}</code>`);
-    return `\uE000${codes.length - 1}\uE000`;
-  });
+  const kept: string[] = [];
+  const keep = (html: string) => {
+    kept.push(html);
+    return `\uE000${kept.length - 1}\uE000`;
+  };
+  let out = text
+    .replace(/`([^`]+)`/g, (_, code: string) => keep(`<code>${escapeHtml(code)}</code>`))
+    .replace(INLINE_TAG, keep);
   out = out
     .replace(
       /!\[([^\]]*)\]\(([^)\s]+)\)/g,
-      (_, alt: string, src: string) => `<img src="${safeUrl(src)}" alt="${alt}">`,
+      (_, alt: string, src: string) => `<img src="${safeUrl(src)}" alt="${escapeHtml(alt)}">`,
     )
     .replace(
       /\[([^\]]+)\]\(([^)\s]+)\)/g,
@@ -30,14 +39,13 @@ const inline = (text: string): string => {
     .replace(/__([^_]+)__/g, '<strong>$1</strong>')
     .replace(/(^|[^*])\*([^*]+)\*/g, '$1<em>$2</em>')
     .replace(/~~([^~]+)~~/g, '<del>$1</del>');
-  return out.replace(/\uE000(\d+)\uE000/g, (_, index: string) => codes[Number(index)] ?? '');
+  return out.replace(/\uE000(\d+)\uE000/g, (_, index: string) => kept[Number(index)] ?? '');
 };
 
 const isHtml = (text: string): boolean => /^\s*<[a-zA-Z!]/.test(text);
 
-/** Renders Markdown (or passes HTML through) to an HTML string. */
-export const renderMarkdown = (source: string): string => {
-  if (isHtml(source)) return source;
+/** Markdown to HTML, before sanitising (`renderMarkdown` sanitises). */
+export const markdownToHtml = (source: string): string => {
   const lines = source.replace(/\r\n?/g, '\n').split('\n');
   const html: string[] = [];
   let paragraph: string[] = [];
@@ -100,6 +108,10 @@ export const renderMarkdown = (source: string): string => {
   flush();
   return html.join('\n');
 };
+
+/** Renders Markdown (or takes HTML whole) to sanitised HTML. */
+export const renderMarkdown = (source: string): string =>
+  sanitizeHtml(isHtml(source) ? source : markdownToHtml(source));
 
 /** True when the configured content is a page address to show in an iframe. */
 export const isEmbeddedUrl = (content: string): boolean => /^https?:\/\//.test(content.trim());
