@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { loginThroughForm, startHarness, toastTexts, type Harness } from './support/harness.js';
 
-/** The root settings tabs: saved values show in GET /api/status and in the header at once. */
+/** The settings tabs of root and of an administrator: saved values show in GET /api/status and in the header at once. */
 describe('console: settings', () => {
   let harness: Harness;
   beforeAll(async () => {
@@ -80,7 +80,7 @@ describe('console: settings', () => {
       .toContainEqual(expect.stringContaining('The model ratio is not a valid JSON string'));
   });
 
-  it('shows the option tabs to the super administrator only', async () => {
+  it('gives an administrator the operation, system and other tabs with their options only', async () => {
     const root = await harness.root();
     const created = await root.post('/api/user/', { username: 'moderator', password: 'moderator-pass' });
     expect(created.body.success, created.text).toBe(true);
@@ -90,9 +90,27 @@ describe('console: settings', () => {
     const page = await harness.newPage();
     await loginThroughForm(page, 'moderator', 'moderator-pass');
     await page.waitForURL('**/token');
-    await page.goto('/setting?tab=system');
+    await page.goto('/setting');
+    for (const tab of ['personal', 'operation', 'system', 'other'])
+      await page.getByTestId(`setting-tab-${tab}`).waitFor();
+
+    await page.getByTestId('setting-tab-other').click();
+    await page.getByTestId('other-settings').waitFor();
+    await page.getByTestId('option-SystemName').fill('Moderated');
+    await page.getByTestId('save-personalisation').click();
+    await expect.poll(async () => (await status())['system_name']).toBe('Moderated');
+
+    await page.getByTestId('setting-tab-system').click();
+    await page.getByTestId('system-settings').waitFor();
     await page.getByTestId('setting-root-only').waitFor();
-    expect(await page.getByTestId('setting-tab-system').count()).toBe(0);
-    expect(await page.getByTestId('personal-settings').count()).toBe(1);
+    await toggle(page, 'option-RegisterEnabled');
+    await expect.poll(() => option('RegisterEnabled')).toBe('false');
+    for (const hidden of ['section-server', 'section-smtp', 'section-github', 'option-PasswordLoginEnabled'])
+      expect(await page.getByTestId(hidden).count(), hidden).toBe(0);
+
+    await page.getByTestId('setting-tab-operation').click();
+    await page.getByTestId('operation-settings').waitFor();
+    expect(await page.getByTestId('option-ChatLink').count()).toBe(0);
+    await page.getByTestId('option-QuotaPerUnit').waitFor();
   });
 });

@@ -81,8 +81,9 @@ const ROUTES: Readonly<Record<string, Level>> = {
   'GET /api/log/stat': 'admin',
   'GET /api/log/export': 'admin',
   'GET /api/log/usage': 'admin',
-  'GET /api/option': 'root',
-  'PUT /api/option': 'root',
+  // Administrators read and change their options only (option-roles.test.ts checks which).
+  'GET /api/option': 'admin',
+  'PUT /api/option': 'admin',
 };
 
 const RANK: Record<Level, number> = { public: 0, user: 1, admin: 10, root: 100 };

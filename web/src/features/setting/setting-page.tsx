@@ -19,15 +19,15 @@ const OtherSettings = lazy(async () => ({
 type TabKey = 'personal' | 'operation' | 'system' | 'other';
 
 /**
- * The tabs of /setting (spec §2): personal for everyone; operation, system and other are the admin
- * tabs of the spec, shown to the super administrator only because the server answers
- * GET/PUT /api/option/ to root alone (as one-api does).
+ * The tabs of /setting (spec §2, §6): personal for everyone; operation, system and other for
+ * administrators. An administrator sees there only the options they may change; the rest are root's
+ * (`@sluice/contract/option-access`), and a note says so.
  */
-const TABS: readonly { key: TabKey; rootOnly: boolean; Component: ComponentType }[] = [
-  { key: 'personal', rootOnly: false, Component: PersonalSettings },
-  { key: 'operation', rootOnly: true, Component: OperationSettings },
-  { key: 'system', rootOnly: true, Component: SystemSettings },
-  { key: 'other', rootOnly: true, Component: OtherSettings },
+const TABS: readonly { key: TabKey; adminOnly: boolean; Component: ComponentType }[] = [
+  { key: 'personal', adminOnly: false, Component: PersonalSettings },
+  { key: 'operation', adminOnly: true, Component: OperationSettings },
+  { key: 'system', adminOnly: true, Component: SystemSettings },
+  { key: 'other', adminOnly: true, Component: OtherSettings },
 ];
 
 const Loading = () => (
@@ -36,12 +36,12 @@ const Loading = () => (
   </ListState>
 );
 
-/** Settings: the tab is kept in `?tab=` so a reload stays on it. The root tabs load lazily. */
+/** Settings: the tab is kept in `?tab=` so a reload stays on it. The admin tabs load lazily. */
 export const SettingPage = () => {
   const { t } = useTranslation();
   const { isAdmin, isRoot } = useSession();
   const [params, setParams] = useSearchParams();
-  const tabs = TABS.filter((tab) => !tab.rootOnly || isRoot);
+  const tabs = TABS.filter((tab) => !tab.adminOnly || isAdmin);
   const active = tabs.find((tab) => tab.key === params.get('tab'))?.key ?? 'personal';
   return (
     <Card p={{ base: 'xs', xs: 'lg' }} data-testid="setting-page">
@@ -59,7 +59,7 @@ export const SettingPage = () => {
             </Tabs.Tab>
           ))}
         </Tabs.List>
-        {isAdmin && !isRoot && (
+        {isAdmin && !isRoot && active !== 'personal' && (
           <Text size="sm" c="dimmed" mb="md" data-testid="setting-root-only">
             {t('options.rootOnly')}
           </Text>

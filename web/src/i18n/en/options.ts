@@ -4,7 +4,8 @@ export const enOptions = {
     save: 'Save',
     saveServerAddress: 'Update the server address',
     noChanges: 'Nothing changed.',
-    rootOnly: 'Operation, system and other settings are for the super administrator only.',
+    rootOnly:
+      'Login methods, mail, OAuth, the server address and the top-up and chat links are changed by the super administrator only; secrets are never shown.',
     secretPlaceholder: 'Hidden; leave blank to keep it',
     cleanupQuestion: 'Delete every log written before this time? This cannot be undone.',
     invalidJson: {

@@ -7,7 +7,7 @@ export const zhOptions: Catalogue<typeof enOptions> = {
     save: '保存',
     saveServerAddress: '更新服务器地址',
     noChanges: '没有改动。',
-    rootOnly: '运营设置、系统设置和其他设置仅超级管理员可用。',
+    rootOnly: '登录方式、邮件、OAuth、服务器地址以及充值和聊天链接仅超级管理员可以修改；密钥类设置从不显示。',
     secretPlaceholder: '已隐藏；留空则不修改',
     cleanupQuestion: '删除此时间之前的全部日志？此操作不可撤销。',
     invalidJson: {

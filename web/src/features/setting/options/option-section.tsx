@@ -1,21 +1,30 @@
-import { Box, Button, Divider, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { Fragment, type ReactNode } from 'react';
+import { Box, Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { mayChangeOption } from '@sluice/contract/option-access';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListState } from '../../../components/list-state.js';
+import { useSession } from '../../../lib/session.js';
 import { OptionField, type FieldKey, type FieldSpec } from './option-fields.js';
 import { OptionSwitch } from './option-switch.js';
 import { useOptionForm, useOptions } from './use-options.js';
 
+/** Whether the signed-in user may change an option (`@sluice/contract/option-access`). */
+export const useMayChangeOption = (): ((key: string) => boolean) => {
+  const role = useSession().user?.role ?? 0;
+  return (key) => mayChangeOption(key, role);
+};
+
 /**
  * One section of an admin settings tab: its switches (saved when switched) and its fields (saved
- * together by the section's button, changed values only).
+ * together by the section's button, changed values only). Only the options the user may change are
+ * shown (root's alone are hidden from an administrator); a section left empty is not shown.
  */
 export const OptionSection = ({
   id,
   title,
   description,
-  fields = [],
-  switches = [],
+  fields: allFields = [],
+  switches: allSwitches = [],
   cols = 2,
   saveLabel,
   children,
@@ -30,9 +39,13 @@ export const OptionSection = ({
   children?: ReactNode;
 }) => {
   const { t } = useTranslation();
+  const mayChange = useMayChangeOption();
+  const fields = allFields.filter((field) => mayChange(field.key));
+  const switches = allSwitches.filter(mayChange);
   const form = useOptionForm(fields.map((field) => field.key));
+  if (fields.length === 0 && switches.length === 0 && children === undefined) return null;
   return (
-    <Stack gap="sm" data-testid={`section-${id}`}>
+    <Stack gap="sm" className="option-section" data-testid={`section-${id}`}>
       <Title order={4}>{title}</Title>
       {description && (
         <Text size="sm" c="dimmed">
@@ -76,18 +89,16 @@ export const OptionSection = ({
   );
 };
 
-/** A tab of option sections: a loader until the options arrive, then the sections with dividers. */
+/**
+ * A tab of option sections: a loader until the options arrive, then the sections, a rule between
+ * two (a section the user may not change renders nothing, and no rule).
+ */
 export const OptionsTab = ({ testId, children }: { testId: string; children: readonly ReactNode[] }) => {
   const options = useOptions();
   return (
     <ListState loading={options.isPending} empty={false}>
       <Stack gap="lg" data-testid={testId}>
-        {children.map((section, index) => (
-          <Fragment key={index}>
-            {index > 0 && <Divider />}
-            {section}
-          </Fragment>
-        ))}
+        {children}
       </Stack>
     </ListState>
   );

@@ -48,6 +48,8 @@ const OPTIONS = Object.entries({
   GroupRatio: '{"default":1}',
 }).map(([key, value]) => ({ key, value }));
 
+const ROOT = { id: 1, username: 'root', display_name: 'Root', role: 100, status: 1 };
+
 const toasts = () =>
   notificationsStore
     .getState()
@@ -70,6 +72,8 @@ describe('the root settings tabs: save rules of spec §5', () => {
   let fetch: ReturnType<typeof stubApi>;
   beforeEach(async () => {
     localStorage.clear();
+    // The tabs show the options the signed-in user may change: root here (an admin's are below).
+    localStorage.setItem('user', JSON.stringify(ROOT));
     notifications.clean();
     await i18n.changeLanguage('en');
     // happy-dom has no FontFaceSet; Mantine's autosizing textareas listen to it.
@@ -194,5 +198,29 @@ describe('the root settings tabs: save rules of spec §5', () => {
         { key: 'CacheWriteRatio', value: '{"claude-x": 1.25}' },
       ]),
     );
+  });
+
+  it('shows an administrator only the options they may change, and a section with none not at all', async () => {
+    localStorage.setItem('user', JSON.stringify({ ...ROOT, id: 2, username: 'admin', role: 10 }));
+    renderScreen(<SystemSettings />, { path: '/setting' });
+    await screen.findByTestId('system-settings');
+    for (const hidden of [
+      'section-server',
+      'section-smtp',
+      'section-github',
+      'section-wechat',
+      'section-turnstile',
+    ])
+      expect(screen.queryByTestId(hidden), hidden).toBeNull();
+    expect(screen.queryByTestId('option-PasswordLoginEnabled')).toBeNull();
+    expect(screen.getByTestId('option-RegisterEnabled')).toBeTruthy();
+    expect(screen.getByTestId('section-whitelist')).toBeTruthy();
+    cleanup();
+    renderScreen(<OperationSettings />, { path: '/setting' });
+    await screen.findByTestId('operation-settings');
+    expect(screen.queryByTestId('option-ChatLink')).toBeNull();
+    expect(screen.queryByTestId('option-TopUpLink')).toBeNull();
+    expect(screen.getByTestId('option-QuotaPerUnit')).toBeTruthy();
+    expect(screen.getByTestId('option-ModelRatio')).toBeTruthy();
   });
 });

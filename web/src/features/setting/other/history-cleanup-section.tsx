@@ -35,7 +35,7 @@ export const HistoryCleanupSection = () => {
     },
   });
   return (
-    <Stack gap="sm" data-testid="section-cleanup">
+    <Stack gap="sm" className="option-section" data-testid="section-cleanup">
       <Title order={4}>{t('options.section.cleanup')}</Title>
       <Text size="sm" c="dimmed">
         {t('log.cleanupHint')}

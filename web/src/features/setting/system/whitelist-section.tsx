@@ -36,7 +36,7 @@ export const WhitelistSection = () => {
   };
 
   return (
-    <Stack gap="sm" data-testid="section-whitelist">
+    <Stack gap="sm" className="option-section" data-testid="section-whitelist">
       <Title order={4}>{t('options.section.whitelist')}</Title>
       <Text size="sm" c="dimmed">
         {t('options.sectionHint.whitelist')}
