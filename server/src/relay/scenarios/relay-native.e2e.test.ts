@@ -424,12 +424,14 @@ describe('relay: GEMINI_VERSION and GEMINI_SAFETY_SETTING reach the Gemini reque
   });
 
   it('calls the version of the variable unless the channel sets its own, with the safety threshold', async () => {
+    // gemini-1.0-pro exists in v1; gemini-1.5 and later only in v1beta, whatever the variable says.
+    const legacy = 'gemini-1.0-pro';
     await fixture.channel({
       name: 'g-env',
       type: CHANNEL_TYPE.gemini,
       key: gemini.key,
       base_url: gemini.url,
-      models: GEMINI,
+      models: `${legacy},${GEMINI}`,
       group: 'genv',
     });
     await fixture.channel({
@@ -437,19 +439,26 @@ describe('relay: GEMINI_VERSION and GEMINI_SAFETY_SETTING reach the Gemini reque
       type: CHANNEL_TYPE.gemini,
       key: gemini.key,
       base_url: gemini.url,
-      models: GEMINI,
+      models: legacy,
       group: 'gown',
       config: '{"api_version":"v1beta"}',
     });
-    for (const group of ['genv', 'gown']) {
+    const before = gemini.requests.length;
+    for (const [group, model] of [
+      ['genv', legacy],
+      ['gown', legacy],
+      ['genv', GEMINI],
+    ] as const) {
       const user = await fixture.user({ group });
-      await user.sdk.chat.completions.create({ model: GEMINI, messages: [{ role: 'user', content: 'Hi' }] });
+      await user.sdk.chat.completions.create({ model, messages: [{ role: 'user', content: 'Hi' }] });
     }
-    expect(gemini.requests.map((request) => request.path)).toEqual([
-      `/v1/models/${GEMINI}:generateContent`,
+    const sent = gemini.requests.slice(before);
+    expect(sent.map((request) => request.path)).toEqual([
+      `/v1/models/${legacy}:generateContent`,
+      `/v1beta/models/${legacy}:generateContent`,
       `/v1beta/models/${GEMINI}:generateContent`,
     ]);
-    const safety = gemini.requests[0]?.json?.['safetySettings'] as { threshold: string }[];
+    const safety = sent[0]?.json?.['safetySettings'] as { threshold: string }[];
     expect(safety.length).toBeGreaterThan(0);
     expect(new Set(safety.map((setting) => setting.threshold))).toEqual(new Set(['BLOCK_ONLY_HIGH']));
   });
