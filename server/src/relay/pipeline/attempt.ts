@@ -1,3 +1,4 @@
+import { AppError } from '../../lib/app-error.js';
 import { checkImageRequest } from '../request/image-rules.js';
 import { warnIfUnpriced, ratiosFor } from '../metering/pricing.js';
 import type { ClientFormatName } from '../clients/client-format.js';
@@ -44,7 +45,17 @@ export const runAttempt = async (context: RequestContext, row: ChannelRow): Prom
       ? withSystemPrompt(request.body, systemPrompt)
       : request.body;
   const multipart = isMultipart(request.mode);
+  // A provider that needs an access token first: from the cache, or fetched once (a failure is the channel's).
+  let token: string | undefined;
+  if (adaptor.token)
+    try {
+      token = await deps.upstream.token(adaptor.token, channel);
+    } catch (error) {
+      if (error instanceof AppError) throw new AttemptFailure(error, isRetryableStatus(error.status));
+      throw transportFailure(error, call.clientSignal.aborted);
+    }
   const meta: RelayRequestMeta = {
+    token,
     mode: request.mode,
     path: request.path,
     model,

@@ -49,6 +49,8 @@ export interface RelayRequestMeta {
    */
   readonly raw?: Uint8Array | undefined;
   readonly settings?: AdaptorSettings | undefined;
+  /** The access token the adaptor's `token` source gave for this channel (fetched and cached by the relay). */
+  readonly token?: string | undefined;
 }
 
 export interface UpstreamRequest {
@@ -154,6 +156,36 @@ export interface NativeFormat {
   eventText(data: string): string;
 }
 
+/** A fresh access token, as a token endpoint answered it. */
+export interface IssuedToken {
+  readonly token: string;
+  /** Seconds it is valid for from now. */
+  readonly expiresInSeconds: number;
+}
+
+/**
+ * A provider whose calls carry an access token fetched first (an OAuth client-credentials grant, a
+ * service account's JWT grant). The relay does the I/O (upstream/token-cache.ts): one fetch per
+ * channel's credentials at a time, cached until shortly before it expires; `buildRequest` reads it
+ * from `meta.token`.
+ */
+export interface TokenSource {
+  /** What identifies the credentials (tokens are cached by it, per process); never the secret itself. */
+  cacheKey(channel: ChannelMeta): string;
+  /** The token request (may sign something first). */
+  request(channel: ChannelMeta): UpstreamRequest | Promise<UpstreamRequest>;
+  /** The token from the endpoint's answer, or the provider's error. */
+  read(status: number, body: unknown): IssuedToken | UpstreamErrorInfo;
+}
+
+/** Reads a stream that is not server-sent events (AWS's binary event stream, …) as events. */
+export interface StreamDecoder {
+  /** The complete events in this chunk (a frame may be split anywhere). */
+  feed(chunk: Buffer): SseEvent[];
+  /** The end of the stream: what is left (a partial frame is dropped or thrown as garbage). */
+  end(): SseEvent[];
+}
+
 /** What every adaptor does: build the upstream request, read its answer and its errors. */
 interface AdaptorBase {
   readonly modes: readonly RelayMode[];
@@ -163,6 +195,8 @@ interface AdaptorBase {
   parseError(body: unknown): UpstreamErrorInfo | undefined;
   /** The client formats this provider speaks itself (passed through untouched). */
   readonly native?: readonly NativeFormat[];
+  /** Where the access token of each call comes from, for providers that need one fetched. */
+  readonly token?: TokenSource;
 }
 
 /**
@@ -185,6 +219,8 @@ export interface TranslatingAdaptor extends AdaptorBase {
   readonly kind: 'translating';
   /** A fresh translator for one stream. */
   translateStream(meta: RelayRequestMeta): StreamTranslator;
+  /** A fresh decoder for one stream whose framing is not server-sent events (the default). */
+  decodeStream?(meta: RelayRequestMeta): StreamDecoder;
 }
 
 /** The adaptor contract: a pure translator, one of two declared kinds. */

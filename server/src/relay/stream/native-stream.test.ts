@@ -4,9 +4,8 @@ import { anthropicAdaptor } from '../providers/anthropic/index.js';
 import { geminiAdaptor } from '../providers/gemini/index.js';
 import type { Adaptor, NativeFormat } from '../providers/adaptor.js';
 import { UpstreamBody } from '../upstream/upstream-body.js';
-import { nativeStream } from './native-stream.js';
+import { nativeStream, type NativeOutcome } from './native-stream.js';
 import { StreamRefused } from './stream-opening.js';
-import type { StreamOutcome } from './stream-relay.js';
 
 const recorded = (path: string) => readFileSync(new URL(path, import.meta.url));
 const ANTHROPIC = recorded('../providers/anthropic/anthropic-stream.recorded.sse');
@@ -31,7 +30,7 @@ const run = async (adaptor: Adaptor, pieces: readonly Buffer[]) => {
     }
   };
   setImmediate(() => feed(0));
-  let outcome: StreamOutcome | undefined;
+  let outcome: NativeOutcome | undefined;
   let aborted = false;
   const stream = nativeStream({
     native: nativeOf(adaptor),

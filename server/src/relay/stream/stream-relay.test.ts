@@ -245,3 +245,51 @@ describe('relayStream on an OpenAI stream that carries "usage":null', () => {
     expect(outcome).toMatchObject({ text: 'Hel', aborted: false });
   });
 });
+
+describe('relayStream on a stream that is not server-sent events', () => {
+  it('reads the events with the adaptor’s own decoder, frames split anywhere', async () => {
+    // A toy framing: each event is its data's length, a colon, then the data (as AWS's binary event
+    // stream, its frames do not follow lines).
+    const frames = [
+      '{"type":"message_start","message":{"id":"m1","usage":{"input_tokens":7}}}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi there"}}',
+      '{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":3}}',
+    ]
+      .map((data) => `${Buffer.byteLength(data)}:${data}`)
+      .join('');
+    const decodeStream = () => {
+      let buffer = '';
+      const take = () => {
+        const events = [];
+        for (;;) {
+          const colon = buffer.indexOf(':');
+          if (colon === -1) break;
+          const size = Number(buffer.slice(0, colon));
+          if (buffer.length < colon + 1 + size) break;
+          events.push({ event: '', data: buffer.slice(colon + 1, colon + 1 + size) });
+          buffer = buffer.slice(colon + 1 + size);
+        }
+        return events;
+      };
+      return {
+        feed: (chunk: Buffer) => {
+          buffer += chunk.toString('utf8');
+          return take();
+        },
+        end: () => take(),
+      };
+    };
+    const adaptor = { ...anthropicAdaptor, decodeStream };
+    const claude = { ...meta, channel: { ...meta.channel, type: CHANNEL_TYPE.anthropic } };
+    const whole = await run(false, [frames], adaptor, claude);
+    expect(whole.out).toContain('"content":"Hi there"');
+    expect(whole.outcome?.usage).toEqual({ prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 });
+    const split = await run(
+      false,
+      [...frames].map((character) => character),
+      adaptor,
+      claude,
+    );
+    expect(split.outcome).toEqual(whole.outcome);
+  });
+});

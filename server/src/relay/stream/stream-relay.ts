@@ -61,6 +61,8 @@ export const relayStream = (options: StreamOptions): RelayStream => {
   const parser = createSseParser();
   // A translating adaptor's translator for this stream; none for a pass-through one (OpenAI's bytes).
   const translate = adaptor.kind === 'translating' ? adaptor.translateStream(meta) : undefined;
+  // A provider whose stream is not server-sent events (a binary event stream) decodes its own frames.
+  const frames = adaptor.kind === 'translating' ? adaptor.decodeStream?.(meta) : undefined;
   const binary = translate === undefined;
   // The UTF-8 decoder (which keeps a character split between chunks) only for the converted formats.
   const decoder = binary ? undefined : new StringDecoder('utf8');
@@ -191,7 +193,7 @@ export const relayStream = (options: StreamOptions): RelayStream => {
   const closing = (): string => {
     let out = binary && carry !== '' ? render(parser.feed(carry)) : '';
     carry = '';
-    out += render(parser.end());
+    out += render(frames ? frames.end() : parser.end());
     if (!binary && options.clientWantsUsage && usage)
       out += sseData(
         JSON.stringify({ object: 'chat.completion.chunk', model: meta.model, choices: [], usage }),
@@ -204,8 +206,11 @@ export const relayStream = (options: StreamOptions): RelayStream => {
 
   /** The client's bytes for the upstream's `chunk`; with `last`, the stream's closing too. */
   const step = (chunk: Buffer, last: boolean): Uint8Array | undefined => {
-    const decoded = decode(chunk);
-    let out = binary ? forward(decoded) : render(parser.feed(decoded));
+    let out = frames
+      ? render(frames.feed(chunk))
+      : binary
+        ? forward(decode(chunk))
+        : render(parser.feed(decode(chunk)));
     if (last) {
       source.done = true;
       if (refusal === undefined) out += closing();

@@ -3,6 +3,7 @@ import { Agent, ProxyAgent, errors, type Dispatcher } from 'undici';
 import type { UpstreamRequest } from '../providers/adaptor.js';
 import { UpstreamBody } from './upstream-body.js';
 import { parseJson } from '@sluice/contract/parse-json';
+import { createTokenCache } from './token-cache.js';
 
 export interface UpstreamResponse {
   readonly status: number;
@@ -11,7 +12,7 @@ export interface UpstreamResponse {
 }
 
 /** An AbortSignal, or an EventEmitter with `aborted` and an 'abort' event (the relay's ClientLink). */
-type ClientSignal = AbortSignal | (EventEmitter & { readonly aborted: boolean });
+export type ClientSignal = AbortSignal | (EventEmitter & { readonly aborted: boolean });
 
 /** First value of each header, names lower-cased (as undici parses them). */
 const flatHeaders = (headers: Record<string, string | string[] | undefined>): Record<string, string> => {
@@ -196,7 +197,8 @@ export const createUpstream = (timeouts: number | Partial<UpstreamTimeouts> = 0,
     return { status: response.status, json: parseJson(text) };
   };
 
-  return { call, send, get, close: () => agent.close() };
+  const tokens = createTokenCache(send);
+  return { call, send, get, token: tokens.token, close: () => agent.close() };
 };
 
 export type Upstream = ReturnType<typeof createUpstream>;
