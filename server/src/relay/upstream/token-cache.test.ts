@@ -9,14 +9,13 @@ import { createUpstream } from './upstream.js';
 describe('the token cache', () => {
   let endpoint: Listening;
   let calls = 0;
-  let refuse = false;
   const upstream = createUpstream();
   beforeAll(async () => {
     endpoint = await listenHandler(async (_request, body, response) => {
       calls += 1;
       await new Promise((resolve) => setTimeout(resolve, 30));
       const { secret } = JSON.parse(body.toString('utf8')) as { secret: string };
-      if (refuse || secret !== 'right') {
+      if (secret !== 'right') {
         response.writeHead(401, { 'content-type': 'application/json' });
         response.end(JSON.stringify({ error: 'invalid_client', error_description: 'bad secret' }));
         return;

@@ -1,6 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import { Agent, ProxyAgent, errors, type Dispatcher } from 'undici';
-import type { UpstreamRequest } from '../providers/adaptor.js';
+import type { ChannelMeta, TokenSource, UpstreamRequest } from '../providers/adaptor.js';
 import { UpstreamBody } from './upstream-body.js';
 import { parseJson } from '@sluice/contract/parse-json';
 import { createTokenCache } from './token-cache.js';
@@ -198,7 +198,13 @@ export const createUpstream = (timeouts: number | Partial<UpstreamTimeouts> = 0,
   };
 
   const tokens = createTokenCache(send);
-  return { call, send, get, token: tokens.token, close: () => agent.close() };
+  return {
+    call,
+    send,
+    get,
+    token: (source: TokenSource, channel: ChannelMeta) => tokens.token(source, channel),
+    close: () => agent.close(),
+  };
 };
 
 export type Upstream = ReturnType<typeof createUpstream>;
