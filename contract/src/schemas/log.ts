@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './common.js';
 
+/**
+ * The client formats a relayed request may come in: OpenAI's (chat, completions, embeddings, …),
+ * Anthropic's Messages, OpenAI's Responses, Gemini's generateContent. A consumption log row says which.
+ */
+export const CLIENT_FORMATS = ['openai', 'anthropic', 'responses', 'gemini'] as const;
+export type ClientFormat = (typeof CLIENT_FORMATS)[number];
+
 /** One row of the logs table as the server sends it (`channel` is the `channel_id` column). */
 export const logSchema = z.object({
   id: z.number(),
@@ -18,6 +25,8 @@ export const logSchema = z.object({
   request_id: z.string(),
   elapsed_time: z.number(),
   is_stream: z.boolean(),
+  /** The request's client format (CLIENT_FORMATS); '' on rows one-api or an older Sluice wrote. */
+  client_format: z.string(),
 });
 export type Log = z.infer<typeof logSchema>;
 
@@ -56,6 +65,14 @@ const textParam = z
   .default('');
 
 const timestampParam = integerParam(0, MAX_TIMESTAMP);
+
+/** A client format to filter by; missing or empty is '' (any). */
+const clientFormatParam = z
+  .string()
+  .trim()
+  .pipe(z.enum(['', ...CLIENT_FORMATS], { error: `must be one of ${CLIENT_FORMATS.join(', ')}` }))
+  .optional()
+  .default('');
 const idParam = integerParam(0, 2_147_483_647);
 
 /** The filters of GET /api/log/self/* (the caller's own logs; no username or channel filter). */
@@ -65,6 +82,7 @@ export const ownLogFilterSchema = z.object({
   model_name: textParam,
   start_timestamp: timestampParam,
   end_timestamp: timestampParam,
+  client_format: clientFormatParam,
 });
 export type OwnLogFilter = z.infer<typeof ownLogFilterSchema>;
 

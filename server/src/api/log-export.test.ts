@@ -29,6 +29,7 @@ const HEADER = [
   'elapsed_time',
   'is_stream',
   'content',
+  'client_format',
 ];
 const TRICKY = [
   'plain',
@@ -116,6 +117,7 @@ describe.each(testDialects())('log CSV export on %s', (dialect) => {
       '0',
       'false',
       'plain',
+      '',
     ]);
     expect(Number(first[0])).toBeGreaterThan(0);
     expect(rows[0]?.[12]).toBe('true');

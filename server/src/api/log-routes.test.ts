@@ -107,6 +107,7 @@ describe.each(testDialects())('log routes on %s', (dialect) => {
       request_id: 'r1',
       elapsed_time: 1200,
       is_stream: true,
+      client_format: '',
     });
     expect(logs[0]?.is_stream).toBe(false);
   });

@@ -425,7 +425,13 @@ describe.each(testDialects())('booting on a one-api v0.6.9 database (%s)', (dial
     }
     const namesOf = (table: string) => (after[table] ?? []).map((column) => column.name);
     expect(namesOf('logs')).toEqual(
-      expect.arrayContaining(['request_id', 'elapsed_time', 'is_stream', 'system_prompt_reset']),
+      expect.arrayContaining([
+        'request_id',
+        'elapsed_time',
+        'is_stream',
+        'system_prompt_reset',
+        'client_format',
+      ]),
     );
     expect(namesOf('channels')).toContain('test_model');
     expect(namesOf('users')).toEqual(shapesBefore['users']!.map((column) => column.name));
@@ -446,6 +452,7 @@ describe.each(testDialects())('booting on a one-api v0.6.9 database (%s)', (dial
     });
     expect(isTrue(log.is_stream)).toBe(false);
     expect(isTrue(log.system_prompt_reset)).toBe(false);
+    expect(log.client_format).toBeNull();
   });
 
   it("logs existing users in with one-api's bcrypt hashes ($2a$ from Go, $2b$)", async () => {

@@ -107,6 +107,8 @@ export interface LogsTable {
   elapsed_time: number;
   is_stream: DbBool;
   system_prompt_reset: DbBool;
+  /** Sluice's own (migration 0004): the request's client format; NULL on rows one-api wrote. */
+  client_format: string | null;
 }
 
 /** Sluice's own: server-side sessions, so a logout revokes the cookie on every instance. */

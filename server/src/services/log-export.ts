@@ -21,6 +21,7 @@ export const LOG_CSV_HEADER = [
   'elapsed_time',
   'is_stream',
   'content',
+  'client_format',
 ] as const;
 
 const isoTime = (seconds: number): string => {
@@ -62,6 +63,7 @@ export async function* logCsvChunks(
           log.elapsed_time,
           log.is_stream,
           log.content,
+          log.client_format,
         ];
         return csvRecord(values);
       })

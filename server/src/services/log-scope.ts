@@ -1,4 +1,4 @@
-import type { Log, LogFilter, OwnLogFilter } from '@sluice/contract/schemas/log';
+import type { ClientFormat, Log, LogFilter, OwnLogFilter } from '@sluice/contract/schemas/log';
 import type { Expression, ExpressionBuilder, Selectable, SqlBool } from 'kysely';
 import { toBool } from '../db/database.js';
 import type { LogsTable, Tables } from '../db/tables.js';
@@ -13,6 +13,7 @@ export interface LogScope {
   readonly start_timestamp?: number;
   readonly end_timestamp?: number;
   readonly channel?: number;
+  readonly client_format?: ClientFormat | '';
 }
 
 /** The admin filters as given. */
@@ -24,6 +25,7 @@ export const adminScope = (filter: LogFilter): LogScope => ({
   start_timestamp: filter.start_timestamp,
   end_timestamp: filter.end_timestamp,
   channel: filter.channel,
+  client_format: filter.client_format,
 });
 
 /** The caller's own rows: user id forced, never a username or channel filter. */
@@ -34,6 +36,7 @@ export const ownScope = (userId: number, filter: OwnLogFilter): LogScope => ({
   model_name: filter.model_name,
   start_timestamp: filter.start_timestamp,
   end_timestamp: filter.end_timestamp,
+  client_format: filter.client_format,
 });
 
 /** The WHERE clause of a scope. */
@@ -49,6 +52,7 @@ export const logConditions =
     if (scope.start_timestamp) conditions.push(eb('created_at', '>=', scope.start_timestamp));
     if (scope.end_timestamp) conditions.push(eb('created_at', '<=', scope.end_timestamp));
     if (scope.channel) conditions.push(eb('channel_id', '=', scope.channel));
+    if (scope.client_format) conditions.push(eb('client_format', '=', scope.client_format));
     return eb.and(conditions);
   };
 
@@ -69,6 +73,7 @@ export const LOG_COLUMNS = [
   'request_id',
   'elapsed_time',
   'is_stream',
+  'client_format',
 ] as const;
 
 export type LogRow = Pick<Selectable<LogsTable>, (typeof LOG_COLUMNS)[number]>;
@@ -89,4 +94,5 @@ export const toLogRecord = (row: LogRow): Log => ({
   request_id: row.request_id ?? '',
   elapsed_time: Number(row.elapsed_time),
   is_stream: toBool(row.is_stream),
+  client_format: row.client_format ?? '',
 });

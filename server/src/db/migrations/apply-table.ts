@@ -44,22 +44,40 @@ const shapeColumn =
     return shaped;
   };
 
+/** Adds to an existing table the columns it lacks (nullable or defaulted: no row is rewritten). */
+const addMissingColumns = async (
+  db: AnyDb,
+  dialect: Dialect,
+  name: string,
+  existing: { columns: readonly { name: string }[] },
+  columns: readonly ColumnDefinition[],
+): Promise<void> => {
+  const present = new Set(existing.columns.map((column) => column.name));
+  for (const column of columns.filter((candidate) => !present.has(candidate.name)))
+    await db.schema
+      .alterTable(name)
+      .addColumn(column.name, typeOf(column.type, dialect), shapeColumn(column, dialect))
+      .execute();
+};
+
+/** Adds the columns a table lacks; a table that does not exist is left alone. */
+export const addColumns = async (
+  db: AnyDb,
+  dialect: Dialect,
+  name: string,
+  columns: readonly ColumnDefinition[],
+): Promise<void> => {
+  const existing = (await db.introspection.getTables()).find((candidate) => candidate.name === name);
+  if (existing) await addMissingColumns(db, dialect, name, existing, columns);
+};
+
 /**
  * Creates the table with its indexes when it does not exist; otherwise adds only the columns it
  * lacks (an older one-api database), leaving existing columns, indexes and rows untouched.
  */
 export const applyTable = async (db: AnyDb, dialect: Dialect, table: TableDefinition): Promise<void> => {
   const existing = (await db.introspection.getTables()).find((candidate) => candidate.name === table.name);
-  if (existing) {
-    const present = new Set(existing.columns.map((column) => column.name));
-    for (const column of table.columns.filter((candidate) => !present.has(candidate.name))) {
-      await db.schema
-        .alterTable(table.name)
-        .addColumn(column.name, typeOf(column.type, dialect), shapeColumn(column, dialect))
-        .execute();
-    }
-    return;
-  }
+  if (existing) return addMissingColumns(db, dialect, table.name, existing, table.columns);
   let create: CreateTableBuilder<string, string> = db.schema.createTable(table.name);
   for (const column of table.columns) {
     create = create.addColumn(column.name, typeOf(column.type, dialect), shapeColumn(column, dialect));

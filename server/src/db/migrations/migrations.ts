@@ -1,7 +1,13 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Dialect } from '../dsn.js';
-import { applyTable } from './apply-table.js';
-import { BILLING_TABLES, LOGS_TABLE, ONE_API_TABLES, SLUICE_TABLES } from './table-definitions.js';
+import { addColumns, applyTable } from './apply-table.js';
+import {
+  BILLING_TABLES,
+  LOG_CLIENT_FORMAT_COLUMNS,
+  LOGS_TABLE,
+  ONE_API_TABLES,
+  SLUICE_TABLES,
+} from './table-definitions.js';
 
 // Kysely's migrations work on an untyped database by design: the schema is what they change.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -18,6 +24,9 @@ const migrationsFor = (
   scope === 'logs'
     ? {
         '0001_logs': { up: (db: AnyDb) => applyTable(db, dialect, LOGS_TABLE) },
+        '0002_log_client_format': {
+          up: (db: AnyDb) => addColumns(db, dialect, LOGS_TABLE.name, LOG_CLIENT_FORMAT_COLUMNS),
+        },
       }
     : {
         '0001_one_api_tables': {
@@ -34,6 +43,11 @@ const migrationsFor = (
         '0003_billing_durability': {
           up: async (db: AnyDb) => {
             for (const table of BILLING_TABLES) await applyTable(db, dialect, table);
+          },
+        },
+        '0004_log_client_format': {
+          up: async (db: AnyDb) => {
+            if (logsInMain) await addColumns(db, dialect, LOGS_TABLE.name, LOG_CLIENT_FORMAT_COLUMNS);
           },
         },
       };

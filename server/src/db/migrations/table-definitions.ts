@@ -212,6 +212,13 @@ export const LOGS_TABLE: TableDefinition = {
   ],
 };
 
+/**
+ * Sluice's own columns of one-api's logs table, added to a table one-api made (one-api ignores
+ * columns it does not know): the client format of a consumption row (`openai`, `anthropic`,
+ * `responses`, `gemini`; NULL on rows one-api or an older Sluice wrote).
+ */
+export const LOG_CLIENT_FORMAT_COLUMNS: readonly ColumnDefinition[] = [varchar('client_format', 32)];
+
 export const SLUICE_TABLES: readonly TableDefinition[] = [
   {
     name: 'sluice_sessions',

@@ -76,6 +76,36 @@ describe('the billing journal', () => {
     expect(read.skipped).toBe(1);
   });
 
+  it('reads the client format of a log row, and lines without one (an older Sluice) or with one unknown', () => {
+    const journal = fileJournal(dir, thisOwner(randomUUID()));
+    const log = {
+      model: 'claude-sonnet-4-5',
+      promptTokens: 10,
+      completionTokens: 5,
+      content: 'model ratio 1.50',
+      requestId: 'r1',
+      elapsedMs: 12,
+      stream: true,
+      systemPromptReset: false,
+    };
+    const formatted: Settlement = { ...settlement(1), log: { ...log, clientFormat: 'anthropic' } };
+    const plain: Settlement = { ...settlement(2), log };
+    journal.append(formatted);
+    journal.append(plain);
+    journal.close();
+    const [segment] = journalSegments(dir);
+    const unknown = { s: 3, t: { ...settlement(3), log: { ...log, clientFormat: 'carrier-pigeon' } } };
+    appendFileSync(segment?.path ?? '', `${JSON.stringify(unknown)}\n`);
+    const read = readSegment(segment?.path ?? '');
+    expect(read.skipped).toBe(0);
+    expect(read.entries.map((entry) => entry.settlement)).toEqual([
+      formatted,
+      plain,
+      { ...unknown.t, log: { ...log, clientFormat: undefined } },
+    ]);
+    expect(read.entries[1]?.settlement.log).not.toHaveProperty('clientFormat');
+  });
+
   it('in memory: numbers settlements and tells the oldest one waiting', () => {
     const journal = memoryJournal(randomUUID());
     expect([journal.append(settlement(1)), journal.append(settlement(2))]).toEqual([1, 2]);

@@ -13,6 +13,7 @@ import { closeSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync }
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { parseJson } from '@sluice/contract/parse-json';
+import { CLIENT_FORMATS } from '@sluice/contract/schemas/log';
 import { z } from 'zod';
 import type { Settlement } from './settlement-write.js';
 
@@ -158,6 +159,9 @@ const settlementSchema = z.object({
       elapsedMs: z.number().int(),
       stream: z.boolean(),
       systemPromptReset: z.boolean(),
+      // Optional: lines an older Sluice wrote have none; one Sluice does not know is dropped, never
+      // the settlement with it.
+      clientFormat: z.enum(CLIENT_FORMATS).optional().catch(undefined),
     })
     .optional(),
 });

@@ -1,3 +1,4 @@
+import type { ClientFormat } from '@sluice/contract/schemas/log';
 import type { Usage } from '../providers/adaptor.js';
 import { cacheText, ratioText, type Ratios } from './pricing.js';
 import type { Payer, Settlement } from './settlement-write.js';
@@ -29,6 +30,8 @@ export interface ChargedRequest {
   readonly startedAt: number;
   /** LogConsumeEnabled: whether consumption gets a log row. */
   readonly logged: boolean;
+  /** The format the client spoke (said in the log row). */
+  readonly clientFormat: ClientFormat;
 }
 
 /** The settlement of one answered request: the balances' move, the counters and its log row. */
@@ -53,6 +56,7 @@ export const settlementOf = (request: ChargedRequest, charge: Charge): Settlemen
         elapsedMs: Math.round(performance.now() - request.startedAt),
         stream: charge.stream,
         systemPromptReset: charge.systemPromptReset,
+        clientFormat: request.clientFormat,
       }
     : undefined,
 });

@@ -1,4 +1,5 @@
 /** The SQL of settlements: the balances' moves and the log rows, in one transaction per batch. */
+import type { ClientFormat } from '@sluice/contract/schemas/log';
 import { LOG_TYPE } from '@sluice/contract/statuses';
 import { CompiledQuery, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/dsn.js';
@@ -41,6 +42,8 @@ export interface Settlement {
         readonly elapsedMs: number;
         readonly stream: boolean;
         readonly systemPromptReset: boolean;
+        /** The request's client format (absent in journals an older Sluice wrote: NULL). */
+        readonly clientFormat?: ClientFormat | undefined;
       }
     | undefined;
 }
@@ -95,6 +98,8 @@ const logRow = (settlement: Settlement, at: number): Insertable<LogsTable> | und
     elapsed_time: log.elapsedMs,
     is_stream: log.stream,
     system_prompt_reset: log.systemPromptReset,
+    // Always written (NULL when unknown), so every row of a batch has the same columns.
+    client_format: log.clientFormat ?? null,
   };
 };
 

@@ -50,6 +50,7 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
       requestId: call.requestId,
       startedAt,
       logged: options.LogConsumeEnabled,
+      clientFormat: call.client?.format.name ?? 'openai',
     },
     localPromptTokens: () =>
       (counted ??= promptTokensOf(request, firstModel, options.ApproximateTokenEnabled)),

@@ -45,6 +45,7 @@ export const defaultLogFilters = (now: number = Date.now()): LogFilters => ({
   end_timestamp: Math.floor(now / 1000) + 3600,
   username: '',
   channel: 0,
+  client_format: '',
 });
 
 /** Spec §7: the cleanup cutoff defaults to 30 days before now. */
