@@ -170,6 +170,8 @@ export interface IssuedToken {
  * from `meta.token`.
  */
 export interface TokenSource {
+  /** False for a channel whose key is sent as it is (no token to fetch: `meta.token` is ''); default true. */
+  applies?(channel: ChannelMeta): boolean;
   /** What identifies the credentials (tokens are cached by it, per process); never the secret itself. */
   cacheKey(channel: ChannelMeta): string;
   /** The token request (may sign something first). */

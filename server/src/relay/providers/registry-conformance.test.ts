@@ -10,6 +10,7 @@ const RECORDINGS = {
   azure: loadRecordings(new URL('./azure/', import.meta.url)),
   anthropic: loadRecordings(new URL('./anthropic/', import.meta.url)),
   gemini: loadRecordings(new URL('./gemini/', import.meta.url)),
+  baidu: loadRecordings(new URL('./baidu/', import.meta.url)),
 } satisfies Record<string, Recordings>;
 
 const BEARER: KeyPlacement = { header: 'authorization', scheme: 'Bearer ' };
@@ -33,6 +34,7 @@ const ENTRIES: Partial<
   azure: { key: { header: 'api-key' }, recordings: 'azure' },
   anthropic: { key: { header: 'x-api-key' }, recordings: 'anthropic' },
   gemini: { key: { header: 'x-goog-api-key' }, recordings: 'gemini' },
+  baidu: { key: BEARER, recordings: 'baidu' },
 };
 
 /** The registry's rows by the adaptor object they use. */

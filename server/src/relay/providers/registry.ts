@@ -2,6 +2,7 @@ import { CHANNEL_TYPE, CHANNEL_TYPE_NAMES, type ChannelTypeName } from '@sluice/
 import type { Adaptor, ChannelMeta, RelayMode } from './adaptor.js';
 import { anthropicAdaptor } from './anthropic/index.js';
 import { azureAdaptor } from './azure/index.js';
+import { baiduAdaptor } from './baidu/index.js';
 import { geminiAdaptor } from './gemini/index.js';
 import { createOpenAiAdaptor, defaultUrl, responsesNative, type UrlBuilder } from './openai/index.js';
 import { BALANCE_READERS, type BalanceReader } from './balance-readers.js';
@@ -84,7 +85,7 @@ const ROWS: Readonly<Record<ChannelTypeName, Row>> = {
   api2gpt: compatible('openai', 'https://api.api2gpt.com', { balance: BALANCE_READERS.api2gpt }),
   aigc2d: compatible('openai', 'https://api.aigc2d.com', { balance: BALANCE_READERS.aigc2d }),
   anthropic: native('anthropic', 'https://api.anthropic.com', { adaptor: anthropicAdaptor }),
-  baidu: native('baidu', 'https://aip.baidubce.com'),
+  baidu: native('baidu', 'https://aip.baidubce.com', { adaptor: baiduAdaptor }),
   zhipu: native('zhipu', 'https://open.bigmodel.cn'),
   ali: native('ali', 'https://dashscope.aliyuncs.com', { otherField: 'plugin' }),
   xunfei: native('xunfei', '', { otherField: 'api_version' }),

@@ -51,6 +51,7 @@ export const createTokenCache = (
 
   return {
     token: async (source, channel) => {
+      if (source.applies?.(channel) === false) return '';
       const key = source.cacheKey(channel);
       const cached = tokens.get(key);
       if (cached && cached.expiresAt - REFRESH_MARGIN_MS > now()) return cached.token;

@@ -1,0 +1,158 @@
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
+import { LOG_TYPE } from '@sluice/contract/statuses';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completionRatio, modelRatio } from '../../services/ratio.js';
+import { startBaiduDouble, type BaiduDouble } from '../../test-support/baidu-double.js';
+import { startRelayFixture, type RelayFixture } from '../../test-support/relay-fixture.js';
+
+const ERNIE = 'ERNIE-4.0-8K';
+
+/** The price one-api's formula gives a usage: ceil((prompt + completion × completion ratio) × model ratio). */
+const formula = (model: string, type: number, prompt: number, completion: number): number =>
+  Math.ceil(
+    Math.round(
+      (prompt + completion * completionRatio(model, type, {})) * modelRatio(model, type, {}).ratio * 1e6,
+    ) / 1e6,
+  );
+
+const collect = async (stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>) => {
+  let text = '';
+  let finish: string | null = null;
+  const usages: OpenAI.Completions.CompletionUsage[] = [];
+  for await (const chunk of stream) {
+    if (chunk.usage) usages.push(chunk.usage);
+    const choice = chunk.choices[0];
+    text += choice?.delta.content ?? '';
+    finish = choice?.finish_reason ?? finish;
+  }
+  return { text, finish, usages };
+};
+
+describe('relay: Baidu, Zhipu and Alibaba native channels through the openai SDK', () => {
+  let fixture: RelayFixture;
+  let baidu: BaiduDouble;
+  beforeAll(async () => {
+    baidu = await startBaiduDouble();
+    fixture = await startRelayFixture('sqlite');
+    await fixture.channel({
+      name: 'baidu',
+      type: CHANNEL_TYPE.baidu,
+      key: baidu.key,
+      base_url: baidu.url,
+      models: `${ERNIE},Embedding-V1`,
+    });
+  });
+  afterAll(async () => {
+    await fixture?.close();
+    await baidu?.close();
+  });
+
+  const db = () => fixture.test.sluice.database.db;
+  /** After the requests settle: a log row per request with the provider's usage, priced by the formula. */
+  const expectBilled = async (
+    userId: number,
+    model: string,
+    type: number,
+    prompt: number,
+    completion: number,
+    calls = 1,
+  ) => {
+    await fixture.test.sluice.idle();
+    const logs = await db()
+      .selectFrom('logs')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('type', '=', LOG_TYPE.consume)
+      .execute();
+    const cost = formula(model, type, prompt, completion);
+    expect(cost).toBeGreaterThan(0);
+    expect(logs).toHaveLength(calls);
+    for (const log of logs)
+      expect(log).toMatchObject({
+        model_name: model,
+        prompt_tokens: prompt,
+        completion_tokens: completion,
+        quota: cost,
+      });
+    const user = await db()
+      .selectFrom('users')
+      .select('quota')
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    expect(user.quota).toBe(10_000_000 - calls * cost);
+  };
+
+  describe('Baidu Wenxin (type 15)', () => {
+    it('fetches one access token for 20 concurrent requests on a cold channel, and bills each', async () => {
+      const user = await fixture.user();
+      expect(baidu.tokenFetches.value).toBe(0);
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          user.sdk.chat.completions.create({
+            model: ERNIE,
+            messages: [{ role: 'user', content: '介绍一下北京' }],
+          }),
+        ),
+      );
+      expect(baidu.tokenFetches.value).toBe(1);
+      for (const answer of answers) {
+        expect(answer.choices[0]?.message.content).toBe(baidu.reply);
+        expect(answer.usage).toEqual({ prompt_tokens: 5, completion_tokens: 11, total_tokens: 16 });
+      }
+      const sent = baidu.requests.filter((request) => request.path.includes('/wenxinworkshop/'));
+      expect(sent).toHaveLength(20);
+      expect(sent[0]?.path).toBe('/rpc/2.0/ai_custom/v1/wenxinworkshop/chat/completions_pro');
+      expect(sent[0]?.json).toEqual({ messages: [{ role: 'user', content: '介绍一下北京' }] });
+      await expectBilled(user.userId, ERNIE, CHANNEL_TYPE.baidu, 5, 11, 20);
+    });
+
+    it('streams Wenxin’s events as chunks with the usage, and bills it', async () => {
+      const user = await fixture.user();
+      const result = await collect(
+        await user.sdk.chat.completions.create({
+          model: ERNIE,
+          stream: true,
+          stream_options: { include_usage: true },
+          messages: [
+            { role: 'system', content: 'Be brief.' },
+            { role: 'user', content: 'Hi' },
+          ],
+        }),
+      );
+      expect(result.text).toBe(baidu.reply);
+      expect(result.finish).toBe('stop');
+      expect(result.usages).toEqual([{ prompt_tokens: 5, completion_tokens: 11, total_tokens: 16 }]);
+      expect(baidu.requests.at(-1)?.json).toMatchObject({ system: 'Be brief.', stream: true });
+      expect(baidu.tokenFetches.value).toBe(1);
+      await expectBilled(user.userId, ERNIE, CHANNEL_TYPE.baidu, 5, 11);
+    });
+
+    it('answers embeddings from the model’s embeddings endpoint', async () => {
+      const user = await fixture.user();
+      const answer = await user.sdk.embeddings.create({ model: 'Embedding-V1', input: ['你好', '世界'] });
+      expect(answer.data.map((item) => item.embedding)).toEqual([baidu.vector.map(Math.fround), baidu.vector.map(Math.fround)]);
+      expect(baidu.requests.at(-1)?.path).toBe(
+        '/rpc/2.0/ai_custom/v1/wenxinworkshop/embeddings/embedding-v1',
+      );
+      await expectBilled(user.userId, 'Embedding-V1', CHANNEL_TYPE.baidu, 8, 0);
+    });
+
+    it('answers Wenxin’s error (sent with 200) as OpenAI’s, without the token', async () => {
+      const user = await fixture.user({});
+      baidu.failNext(336003, 'the first message must be from the user');
+      const sdk = new OpenAI({ apiKey: user.sdk.apiKey, baseURL: user.sdk.baseURL, maxRetries: 0 });
+      const error = await sdk.chat.completions
+        .create({ model: ERNIE, messages: [{ role: 'user', content: 'hi' }] })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(OpenAI.APIError);
+      expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(400);
+      expect((error as InstanceType<typeof OpenAI.APIError>).message).toContain(
+        'the first message must be from the user',
+      );
+      expect(JSON.stringify((error as InstanceType<typeof OpenAI.APIError>).error)).not.toContain(
+        baidu.issued.value,
+      );
+    });
+  });
+});
