@@ -28,9 +28,14 @@ export interface Recordings {
 const fill = (text: string, key: string, baseUrl: string): string =>
   text.replaceAll('{{key}}', key).replaceAll('{{base_url}}', baseUrl);
 
-/** Reads the recordings of the provider folder `folder` (a directory URL ending in `/`). */
-export const loadRecordings = (folder: URL): Recordings => {
-  const prefix = folder.pathname.split('/').filter(Boolean).at(-1) ?? '';
+/**
+ * Reads the recordings of the provider folder `folder` (a directory URL ending in `/`), named after
+ * the folder, or after `prefix` (a folder serving two wire formats: `vertex-claude`, `vertex-gemini`).
+ */
+export const loadRecordings = (
+  folder: URL,
+  prefix = folder.pathname.split('/').filter(Boolean).at(-1) ?? '',
+): Recordings => {
   const read = (name: string): string => readFileSync(new URL(name, folder), 'utf8');
   const streams = readdirSync(folder)
     .filter((name) => name.startsWith(`${prefix}-stream`) && name.endsWith('.recorded.sse'))

@@ -43,10 +43,19 @@ export interface ConformanceSubject {
   readonly recordings: Recordings;
   /** What each recorded stream (by file name) must give; checked where given. */
   readonly expected?: Readonly<Record<string, StreamExpectation>>;
+  /**
+   * The adaptor sends an access token (its `token` source's, in `meta.token`) where the key
+   * placement says, and the channel's key nowhere.
+   */
+  readonly accessToken?: boolean;
+  /** The channel's config (region, project, …) for a provider that reads it. */
+  readonly config?: Readonly<Record<string, string>>;
 }
 
 /** A key no fixture contains by chance, long enough for `scrub` (six characters or more). */
 export const CONFORMANCE_KEY = 'sk-conformance-3f9d2b7c1e8a4d6f';
+/** The access token a token-source adaptor gets (`accessToken` subjects), unlike any fixture's text. */
+export const CONFORMANCE_TOKEN = 'ya29.conformance-token-8e2f4a6c1b3d';
 /** Loopback base URLs that no fixture contains by chance; the second one with a path. */
 export const CONFORMANCE_BASE_URLS = ['http://127.0.0.42:9', 'http://127.0.0.1:9/some/prefix'] as const;
 const BASE_URL = CONFORMANCE_BASE_URLS[1];
@@ -104,7 +113,7 @@ export const describeAdaptorConformance = (subject: ConformanceSubject): void =>
     type: subject.type,
     key: CONFORMANCE_KEY,
     baseUrl,
-    config: {},
+    config: subject.config ?? {},
   });
   const metaOf = (mode: RelayMode, stream: boolean, baseUrl: string = BASE_URL): RelayRequestMeta => ({
     mode,
@@ -114,7 +123,10 @@ export const describeAdaptorConformance = (subject: ConformanceSubject): void =>
     channel: channelOf(baseUrl),
     body: bodyOf(subject.model, stream),
     clientHeaders: {},
+    ...(subject.accessToken ? { token: CONFORMANCE_TOKEN } : {}),
   });
+  /** What the key placement carries: the channel's key, or the access token fetched with it. */
+  const sent = subject.accessToken ? CONFORMANCE_TOKEN : CONFORMANCE_KEY;
 
   describe(`adaptor conformance: ${subject.name}`, () => {
     // Translated chunks carry `created`: one clock for every run, so every split answers the same bytes.
@@ -142,13 +154,17 @@ export const describeAdaptorConformance = (subject: ConformanceSubject): void =>
           const headers = Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]);
           if ('header' in placement)
             expect(Object.fromEntries(headers)[placement.header], where).toBe(
-              `${placement.scheme ?? ''}${CONFORMANCE_KEY}`,
+              `${placement.scheme ?? ''}${sent}`,
             );
           const others = headers.filter(([name]) => !('header' in placement) || name !== placement.header);
           expect(
-            others.filter(([, value]) => value?.includes(CONFORMANCE_KEY)),
+            others.filter(([, value]) => value?.includes(CONFORMANCE_KEY) || value?.includes(sent)),
             where,
           ).toEqual([]);
+          if (subject.accessToken) {
+            expect(url.href, where).not.toContain(CONFORMANCE_TOKEN);
+            expect(text(request.body), where).not.toContain(CONFORMANCE_TOKEN);
+          }
         }
     });
 

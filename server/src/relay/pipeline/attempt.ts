@@ -38,7 +38,7 @@ export const runAttempt = async (context: RequestContext, row: ChannelRow): Prom
   // A client whose format the channel speaks itself is passed through untouched (the channel's own
   // system prompt, which must be honoured, sends it through the hub instead).
   const client = call.client;
-  const native = client && !systemPrompt ? nativeFormatOf(adaptor, client.format.name) : undefined;
+  const native = client && !systemPrompt ? nativeFormatOf(adaptor, client.format.name, model) : undefined;
   const body = native
     ? (client?.body ?? request.body)
     : systemPrompt
@@ -121,6 +121,10 @@ export const runAttempt = async (context: RequestContext, row: ChannelRow): Prom
     : inClientFormat(client, answered);
 };
 
-/** The provider's own handling of a client format, when it speaks it. */
-const nativeFormatOf = (adaptor: Adaptor, format: ClientFormatName): NativeFormat | undefined =>
-  adaptor.native?.find((candidate) => candidate.format === format);
+/** The provider's own handling of a client format, when it speaks it for the model. */
+const nativeFormatOf = (
+  adaptor: Adaptor,
+  format: ClientFormatName,
+  model: string,
+): NativeFormat | undefined =>
+  adaptor.native?.find((candidate) => candidate.format === format && (candidate.serves?.(model) ?? true));

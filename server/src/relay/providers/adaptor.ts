@@ -142,6 +142,11 @@ export interface NativeStreamStep {
  */
 export interface NativeFormat {
   readonly format: NativeFormatName;
+  /**
+   * The models the provider speaks this format for (all when absent): Vertex AI speaks Anthropic's
+   * for Claude only, Gemini's for the rest; a model it does not serve goes through the hub.
+   */
+  serves?(model: string): boolean;
   /** The upstream request for the client's body (`meta.model`: the model the channel maps to). */
   buildRequest(
     body: Readonly<Record<string, unknown>>,

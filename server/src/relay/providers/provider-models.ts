@@ -8,6 +8,7 @@ import type { ChannelTypeName } from '@sluice/contract/channel-types';
 import { ANTHROPIC_MODELS } from './anthropic/index.js';
 import { GEMINI_MODELS } from './gemini/index.js';
 import { OPENAI_MODELS } from './openai/index.js';
+import { VERTEX_MODELS } from './vertex/index.js';
 
 /** The Claude keys of the AWS Bedrock id map (the AWS type's list). */
 const BEDROCK_CLAUDE_MODELS: readonly string[] = [
@@ -365,25 +366,7 @@ export const DEFAULT_MODELS: Readonly<Record<ChannelTypeName, readonly string[]>
     'teknium/openhermes-2.5-mistral-7b',
     'microsoft/wizardlm-2-8x22b',
   ],
-  vertexAi: [
-    'claude-3-haiku@20240307',
-    'claude-3-sonnet@20240229',
-    'claude-3-opus@20240229',
-    'claude-3-5-sonnet@20240620',
-    'claude-3-5-sonnet-v2@20241022',
-    'claude-3-5-haiku@20241022',
-    'gemini-pro',
-    'gemini-pro-vision',
-    'gemini-1.5-pro-001',
-    'gemini-1.5-flash-001',
-    'gemini-1.5-pro-002',
-    'gemini-1.5-flash-002',
-    'gemini-exp-1206',
-    'gemini-2.0-flash-exp',
-    'gemini-2.0-flash-001',
-    'gemini-2.0-flash-lite-preview-02-05',
-    'gemini-2.0-flash-thinking-exp-01-21',
-  ],
+  vertexAi: VERTEX_MODELS,
   proxy: [],
   siliconFlow: SILICONFLOW_MODELS,
   xai: [

@@ -11,17 +11,37 @@ const RECORDINGS = {
   anthropic: loadRecordings(new URL('./anthropic/', import.meta.url)),
   gemini: loadRecordings(new URL('./gemini/', import.meta.url)),
   baidu: loadRecordings(new URL('./baidu/', import.meta.url)),
+  // The registry's first Vertex AI model is a Claude one.
+  vertexClaude: loadRecordings(new URL('./vertex/', import.meta.url), 'vertex-claude'),
 } satisfies Record<string, Recordings>;
 
 const BEARER: KeyPlacement = { header: 'authorization', scheme: 'Bearer ' };
 const OPENAI = { key: BEARER, recordings: 'openai' } as const;
+/** A Vertex AI channel's config: what its adaptor reads besides the access token it is given. */
+const VERTEX_CONFIG = {
+  region: 'us-east5',
+  vertex_ai_project_id: 'sluice-conformance',
+  vertex_ai_adc: JSON.stringify({
+    private_key: '-----BEGIN PRIVATE KEY-----\nnot-a-real-key\n-----END PRIVATE KEY-----\n',
+    client_email: 'relay@sluice-conformance.iam.gserviceaccount.com',
+  }),
+};
 
 /**
  * Where each distinct adaptor of the registry wants the key, and whose recordings it reads: one entry
  * under the name of any row that uses it. A new adaptor without an entry fails below.
  */
 const ENTRIES: Partial<
-  Record<ChannelTypeName, { readonly key: KeyPlacement; readonly recordings: keyof typeof RECORDINGS }>
+  Record<
+    ChannelTypeName,
+    {
+      readonly key: KeyPlacement;
+      readonly recordings: keyof typeof RECORDINGS;
+      /** The key placement carries the access token of the adaptor's token source (ConformanceSubject). */
+      readonly accessToken?: boolean;
+      readonly config?: Readonly<Record<string, string>>;
+    }
+  >
 > = {
   openAi: OPENAI,
   // The OpenAI adaptor every OpenAI-compatible row without a URL of its own shares.
@@ -35,6 +55,7 @@ const ENTRIES: Partial<
   anthropic: { key: { header: 'x-api-key' }, recordings: 'anthropic' },
   gemini: { key: { header: 'x-goog-api-key' }, recordings: 'gemini' },
   baidu: { key: BEARER, recordings: 'baidu' },
+  vertexAi: { key: BEARER, recordings: 'vertexClaude', accessToken: true, config: VERTEX_CONFIG },
 };
 
 /** The registry's rows by the adaptor object they use. */
@@ -77,5 +98,6 @@ for (const [adaptor, rows] of rowsByAdaptor) {
     model: row.models[0] ?? 'model',
     key: entry.key,
     recordings: RECORDINGS[entry.recordings],
+    ...(entry.accessToken ? { accessToken: true, config: entry.config } : {}),
   });
 }

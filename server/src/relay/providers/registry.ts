@@ -5,6 +5,7 @@ import { azureAdaptor } from './azure/index.js';
 import { baiduAdaptor } from './baidu/index.js';
 import { geminiAdaptor } from './gemini/index.js';
 import { createOpenAiAdaptor, defaultUrl, responsesNative, type UrlBuilder } from './openai/index.js';
+import { vertexAdaptor } from './vertex/index.js';
 import { BALANCE_READERS, type BalanceReader } from './balance-readers.js';
 import { DEFAULT_MODELS } from './provider-models.js';
 
@@ -129,7 +130,7 @@ const ROWS: Readonly<Record<ChannelTypeName, Row>> = {
   novita: compatible('novita', 'https://api.novita.ai/v3/openai', {
     adaptor: createOpenAiAdaptor((channel) => `${channel.baseUrl}/chat/completions`, {}, CHAT),
   }),
-  vertexAi: native('vertexai', ''),
+  vertexAi: native('vertexai', '', { adaptor: vertexAdaptor }),
   proxy: native('proxy', ''),
   siliconFlow: compatible('siliconflow', 'https://api.siliconflow.cn', {
     balance: BALANCE_READERS.siliconFlow,
