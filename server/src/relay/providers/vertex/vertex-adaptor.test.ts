@@ -43,6 +43,13 @@ describe('vertex adaptor: Gemini requests (Google’s generateContent examples)'
       contents: [{ role: 'user', parts: [{ text: 'Write a story about a magic backpack.' }] }],
       generationConfig: { temperature: 0.4 },
     });
+    // Every category turned off but the civic-integrity one, which Vertex AI has deprecated.
+    expect((JSON.parse(String(request.body)) as { safetySettings: unknown }).safetySettings).toEqual(
+      ['HARASSMENT', 'HATE_SPEECH', 'SEXUALLY_EXPLICIT', 'DANGEROUS_CONTENT'].map((name) => ({
+        category: `HARM_CATEGORY_${name}`,
+        threshold: 'BLOCK_NONE',
+      })),
+    );
   });
 
   it('streams with streamGenerateContent?alt=sse', () => {

@@ -34,6 +34,20 @@ const claudeBody = (
 };
 
 /**
+ * The Gemini conversion's body, without the civic-integrity category, which Vertex AI has
+ * deprecated ("Election filter is no longer supported"): a deprecated setting is not worth a refusal.
+ */
+const geminiBody = (body: Record<string, unknown>, model: string, safety: string | undefined) => {
+  const out = geminiChatBody(body, model, safety);
+  const settings = out['safetySettings'];
+  if (Array.isArray(settings))
+    out['safetySettings'] = settings.filter(
+      (setting) => (setting as { category?: unknown }).category !== 'HARM_CATEGORY_CIVIC_INTEGRITY',
+    );
+  return out;
+};
+
+/**
  * Errors come in Google's shape (`{error:{code, message, status}}`: the front end's 401, 403, 404,
  * 429) or, from Claude itself, in Anthropic's (`{type:'error', error:{type, message}}`).
  */
@@ -60,7 +74,7 @@ export const vertexAdaptor: TranslatingAdaptor = {
     body: JSON.stringify(
       isVertexClaude(meta.model)
         ? claudeBody(body, meta.model, meta.stream)
-        : geminiChatBody(body, meta.model, meta.settings?.geminiSafety),
+        : geminiBody(body, meta.model, meta.settings?.geminiSafety),
     ),
   }),
   parseResponse: (body, meta) =>

@@ -30,6 +30,8 @@ export interface VertexChannel {
   readonly region: string;
   readonly projectId: string;
   readonly account: ServiceAccount;
+  /** What the relay caches the channel's token by: the channel and its service account, no secret. */
+  readonly cacheKey: string;
 }
 
 const invalid = (message: string) =>
@@ -83,7 +85,8 @@ const readChannel = (channel: ChannelMeta): VertexChannel => {
   if (!REGION.test(region)) throw invalid(`config.region is not a region: ${region.slice(0, 40)}`);
   const projectId = (config['vertex_ai_project_id'] || fromKey.projectId || account.projectId).trim();
   if (projectId === '') throw invalid('config.vertex_ai_project_id is empty');
-  return { region, projectId, account };
+  const cacheKey = `vertex:${channel.id}:${account.clientEmail}:${account.privateKeyId}:${account.tokenUri}`;
+  return { region, projectId, account, cacheKey };
 };
 
 /** Read once per channel meta (the relay keeps one per channel row): a bad config is remembered too. */

@@ -68,10 +68,8 @@ const refused = z.looseObject({
  * is `{error, error_description}`. Cached by the relay per channel and service account.
  */
 export const vertexTokenSource: TokenSource = {
-  cacheKey: (channel: ChannelMeta) => {
-    const { account } = vertexChannelOf(channel);
-    return `vertex:${channel.id}:${account.clientEmail}:${account.privateKeyId}:${account.tokenUri}`;
-  },
+  // Read once per channel meta (vertex-config.ts): a warm call costs a map lookup, no parsing.
+  cacheKey: (channel: ChannelMeta) => vertexChannelOf(channel).cacheKey,
   request: async (channel) => {
     const { account } = vertexChannelOf(channel);
     const assertion = await signGrant(account, Math.floor(Date.now() / 1000));
