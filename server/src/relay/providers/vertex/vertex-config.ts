@@ -59,7 +59,8 @@ export const parseServiceAccount = (text: string): ServiceAccount => {
     throw invalid('config.vertex_ai_adc: token_uri is not an http(s) URL');
   return {
     clientEmail: account.client_email,
-    privateKey: account.private_key,
+    // A key pasted through one JSON layer too many keeps its line ends as `\n` text: made lines again.
+    privateKey: account.private_key.replaceAll('\\n', '\n'),
     privateKeyId: account.private_key_id ?? '',
     tokenUri,
     projectId: account.project_id ?? '',

@@ -68,6 +68,15 @@ describe('vertex token source: the service account’s JWT grant (Google’s ser
     expect(request.url).toBe('https://oauth2.googleapis.com/token');
   });
 
+  it('reads a private key whose line ends were escaped once more', async () => {
+    const parsed = JSON.parse(account.json) as Record<string, string>;
+    const json = JSON.stringify({ ...parsed, private_key: parsed['private_key']!.replaceAll('\n', '\\n') });
+    expect((JSON.parse(json) as Record<string, string>)['private_key']).not.toContain('\n');
+    const request = await vertexTokenSource.request(channel({ region: 'us-east5', vertex_ai_adc: json }, 6));
+    const assertion = new URLSearchParams(String(request.body)).get('assertion')!;
+    await expect(jwtVerify(assertion, account.publicKey)).resolves.toBeDefined();
+  });
+
   it('refuses a private key that is not one, naming the field and quoting nothing', async () => {
     const json = JSON.stringify({
       ...(JSON.parse(account.json) as object),
