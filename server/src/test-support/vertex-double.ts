@@ -43,7 +43,7 @@ export interface Grant {
 }
 
 export interface VertexDouble extends Listening {
-  /** The Vertex AI calls (token requests apart). */
+  /** The Vertex AI calls (token requests apart), each `path` with its query. */
   readonly requests: RecordedRequest[];
   /** The accepted JWT grants, one per token issued. */
   readonly grants: Grant[];
