@@ -83,7 +83,8 @@ const readChannel = (channel: ChannelMeta): VertexChannel => {
   const account = parseServiceAccount(config['vertex_ai_adc'] || fromKey.adc);
   const region = (config['region'] || fromKey.region).trim();
   if (region === '') throw invalid('config.region is empty (e.g. us-central1, us-east5 or global)');
-  if (!REGION.test(region)) throw invalid(`config.region is not a region: ${region.slice(0, 40)}`);
+  if (!REGION.test(region))
+    throw invalid('config.region is not a region name (e.g. us-central1, us-east5 or global)');
   const projectId = (config['vertex_ai_project_id'] || fromKey.projectId || account.projectId).trim();
   if (projectId === '') throw invalid('config.vertex_ai_project_id is empty');
   const cacheKey = `vertex:${channel.id}:${account.clientEmail}:${account.privateKeyId}:${account.tokenUri}`;
