@@ -1,11 +1,11 @@
-import { Group, Stack, Table } from '@mantine/core';
-import { Fragment, type ReactNode } from 'react';
+import { Group, Stack } from '@mantine/core';
+import type { ReactNode } from 'react';
 import type { SearchableList } from '../lib/use-paged-list.js';
 import { AddLink, RefreshButton } from './list-buttons.js';
+import { ListRows, type ListColumn, type RowAttributes } from './list-rows.js';
 import { ListState } from './list-state.js';
 import { LoadMore } from './load-more.js';
 import { PageCard } from './page-card.js';
-import { ResponsiveTable } from './responsive-table.js';
 import { SearchBar } from './search-bar.js';
 
 export interface ListPageProps<T extends { readonly id: number }> {
@@ -28,18 +28,19 @@ export interface ListPageProps<T extends { readonly id: number }> {
   /** The rows shown; by default the list's items. */
   readonly items?: readonly T[];
   readonly emptyText: string;
-  /** Below this width the table scrolls inside the card. */
-  readonly minWidth: number;
-  /** The column headings. */
-  readonly columns: readonly ReactNode[];
-  /** One `Table.Tr` per item (keyed by the item's id here). */
-  readonly renderRow: (item: T) => ReactNode;
+  /** The columns before the actions (a table on a desktop, a card per row on a phone). */
+  readonly columns: readonly ListColumn<T>[];
+  /** A row's actions. */
+  readonly rowActions: (item: T) => ReactNode;
+  /** A row's `data-*` attributes (its test id first). */
+  readonly attributes: (item: T) => RowAttributes;
 }
 
 /**
  * The console's list screen (tokens, users, channels, redemption codes): a card with the add link,
- * the screen's own actions and refresh; a search box (with an order box beside it); the table, its
- * loading and empty states, and "load more" while no search is shown.
+ * the screen's own actions and refresh; a search box (with an order box beside it); the rows (a
+ * table, or cards on a phone), their loading and empty states, and "load more" while no search is
+ * shown.
  */
 export const ListPage = <T extends { readonly id: number }>({
   title,
@@ -53,9 +54,9 @@ export const ListPage = <T extends { readonly id: number }>({
   order,
   items = list.items,
   emptyText,
-  minWidth,
   columns,
-  renderRow,
+  rowActions,
+  attributes,
 }: ListPageProps<T>) => {
   const search = (
     <SearchBar
@@ -91,20 +92,7 @@ export const ListPage = <T extends { readonly id: number }>({
       )}
       <ListState loading={list.loading} empty={items.length === 0} emptyText={emptyText}>
         <Stack gap="sm">
-          <ResponsiveTable minWidth={minWidth}>
-            <Table.Thead>
-              <Table.Tr>
-                {columns.map((column, index) => (
-                  <Table.Th key={index}>{column}</Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((item) => (
-                <Fragment key={item.id}>{renderRow(item)}</Fragment>
-              ))}
-            </Table.Tbody>
-          </ResponsiveTable>
+          <ListRows items={items} columns={columns} actions={rowActions} attributes={attributes} />
           {!list.searching && (
             <LoadMore hasMore={list.hasMore} loading={list.loadingMore} onClick={list.loadMore} />
           )}

@@ -63,7 +63,7 @@ export const ChannelActions = ({ channel }: { channel: Channel }) => {
   };
 
   return (
-    <Group gap={6} wrap="nowrap">
+    <Group gap={6} wrap="wrap">
       <Group gap={0} wrap="nowrap">
         <Tooltip label={model === '' ? t('channel.noModels') : t('channel.testWith', { model })}>
           <Button

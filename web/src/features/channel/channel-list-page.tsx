@@ -1,4 +1,4 @@
-import { Alert, Stack, Table, Text } from '@mantine/core';
+import { Alert, Stack, Text } from '@mantine/core';
 import type { Channel } from '@sluice/contract/schemas/channel';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -22,39 +22,13 @@ import { ChannelTestButtons, ChannelTestProgress, useChannelTests } from './chan
 
 const PROMPT_TOPIC = 'channel-test';
 
-const ChannelRow = ({ channel }: { channel: Channel }) => {
+const NameCell = ({ channel }: { channel: Channel }) => {
   const { t } = useTranslation();
   return (
-    <Table.Tr data-testid="channel-row" data-id={channel.id}>
-      <Table.Td>{channel.id}</Table.Td>
-      <Table.Td>
-        <Stack gap={4} align="flex-start">
-          <Text inherit>{channel.name || t('common.none')}</Text>
-          <GroupBadges groups={channel.group} />
-        </Stack>
-      </Table.Td>
-      <Table.Td>
-        <ChannelTypeBadge type={channel.type} />
-      </Table.Td>
-      <Table.Td>
-        <ChannelStatusBadge status={channel.status} />
-      </Table.Td>
-      <Table.Td>
-        <ResponseTimeBadge channel={channel} />
-      </Table.Td>
-      <Table.Td>
-        <BalanceCell channel={channel} />
-      </Table.Td>
-      <Table.Td>
-        <InlineNumber key={`p${channel.priority}`} channel={channel} field="priority" />
-      </Table.Td>
-      <Table.Td>
-        <InlineNumber key={`w${channel.weight}`} channel={channel} field="weight" />
-      </Table.Td>
-      <Table.Td>
-        <ChannelActions channel={channel} />
-      </Table.Td>
-    </Table.Tr>
+    <Stack gap={4} align="flex-start">
+      <Text inherit>{channel.name || t('common.none')}</Text>
+      <GroupBadges groups={channel.group} />
+    </Stack>
   );
 };
 
@@ -124,19 +98,24 @@ export const ChannelListPage = () => {
       list={list}
       searchPlaceholder={t('channel.searchPlaceholder')}
       emptyText={t('channel.empty')}
-      minWidth={1000}
       columns={[
-        t('channel.id'),
-        t('channel.name'),
-        t('channel.type'),
-        t('common.status'),
-        t('channel.responseTime'),
-        t('channel.balance'),
-        t('channel.priority'),
-        t('channel.weight'),
-        t('common.actions'),
+        { label: t('channel.id'), cell: (channel) => channel.id },
+        { label: t('channel.name'), cell: (channel) => <NameCell channel={channel} /> },
+        { label: t('channel.type'), cell: (channel) => <ChannelTypeBadge type={channel.type} /> },
+        { label: t('common.status'), cell: (channel) => <ChannelStatusBadge status={channel.status} /> },
+        { label: t('channel.responseTime'), cell: (channel) => <ResponseTimeBadge channel={channel} /> },
+        { label: t('channel.balance'), cell: (channel) => <BalanceCell channel={channel} /> },
+        {
+          label: t('channel.priority'),
+          cell: (channel) => <InlineNumber key={`p${channel.priority}`} channel={channel} field="priority" />,
+        },
+        {
+          label: t('channel.weight'),
+          cell: (channel) => <InlineNumber key={`w${channel.weight}`} channel={channel} field="weight" />,
+        },
       ]}
-      renderRow={(channel) => <ChannelRow channel={channel} />}
+      rowActions={(channel) => <ChannelActions channel={channel} />}
+      attributes={(channel) => ({ 'data-testid': 'channel-row', 'data-id': channel.id })}
     />
   );
 };

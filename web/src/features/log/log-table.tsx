@@ -23,7 +23,8 @@ export const LogTable = ({ logs, admin }: { logs: Log[]; admin: boolean }) => {
   const { t } = useTranslation();
   const formatQuota = useQuotaFormatter();
   return (
-    <ResponsiveTable minWidth={admin ? 1200 : 1000}>
+    // Fits the card at 1280 px (cells wrap, the detail takes what is left); narrower, it scrolls.
+    <ResponsiveTable minWidth={admin ? 840 : 720}>
       <Table.Thead>
         <Table.Tr>
           <Table.Th>{t('log.time')}</Table.Th>
@@ -58,8 +59,8 @@ export const LogTable = ({ logs, admin }: { logs: Log[]; admin: boolean }) => {
             <Table.Td>{log.prompt_tokens || ''}</Table.Td>
             <Table.Td>{log.completion_tokens || ''}</Table.Td>
             <Table.Td style={{ whiteSpace: 'nowrap' }}>{log.quota ? formatQuota(log.quota, 6) : ''}</Table.Td>
-            <Table.Td maw={360}>
-              <Text inherit lineClamp={3}>
+            <Table.Td miw={160} maw={360}>
+              <Text inherit lineClamp={3} style={{ overflowWrap: 'anywhere' }}>
                 {log.content}
               </Text>
             </Table.Td>

@@ -47,7 +47,7 @@ export const RedemptionActions = ({
   };
 
   return (
-    <Group gap={6} wrap="nowrap">
+    <Group gap={6} wrap="wrap">
       <Button
         size="compact-sm"
         color="teal"
@@ -83,6 +83,7 @@ export const RedemptionActions = ({
         question={t('redemption.deleteConfirm', { name: redemption.name })}
         loading={remove.isPending}
         onConfirm={() => remove.mutate()}
+        data-testid="redemption-delete"
       />
     </Group>
   );

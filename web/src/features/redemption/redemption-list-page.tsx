@@ -1,4 +1,4 @@
-import { Badge, Table } from '@mantine/core';
+import { Badge } from '@mantine/core';
 import { REDEMPTION_STATUS } from '@sluice/contract/statuses';
 import { useTranslation } from 'react-i18next';
 import { ListPage } from '../../components/list-page.js';
@@ -48,35 +48,27 @@ export const RedemptionListPage = () => {
       list={list}
       searchPlaceholder={t('redemption.searchPlaceholder')}
       emptyText={t('redemption.empty')}
-      minWidth={900}
       columns={[
-        t('redemption.id'),
-        t('redemption.name'),
-        t('common.status'),
-        t('redemption.quota'),
-        t('redemption.createdTime'),
-        t('redemption.redeemedTime'),
-        t('common.actions'),
-      ]}
-      renderRow={(redemption) => (
-        <Table.Tr data-testid="redemption-row">
-          <Table.Td>{redemption.id}</Table.Td>
-          <Table.Td>{redemption.name || t('common.none')}</Table.Td>
-          <Table.Td>
-            <RedemptionStatus status={redemption.status} />
-          </Table.Td>
-          <Table.Td>{formatQuota(redemption.quota)}</Table.Td>
-          <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTimestamp(redemption.created_time)}</Table.Td>
-          <Table.Td style={{ whiteSpace: 'nowrap' }}>
-            {redemption.redeemed_time
+        { label: t('redemption.id'), cell: (redemption) => redemption.id },
+        { label: t('redemption.name'), cell: (redemption) => redemption.name || t('common.none') },
+        { label: t('common.status'), cell: (redemption) => <RedemptionStatus status={redemption.status} /> },
+        { label: t('redemption.quota'), cell: (redemption) => formatQuota(redemption.quota), nowrap: true },
+        {
+          label: t('redemption.createdTime'),
+          cell: (redemption) => formatTimestamp(redemption.created_time),
+        },
+        {
+          label: t('redemption.redeemedTime'),
+          cell: (redemption) =>
+            redemption.redeemed_time
               ? formatTimestamp(redemption.redeemed_time)
-              : t('redemption.notRedeemed')}
-          </Table.Td>
-          <Table.Td>
-            <RedemptionActions redemption={redemption} onCopyFailed={list.setSearchText} />
-          </Table.Td>
-        </Table.Tr>
+              : t('redemption.notRedeemed'),
+        },
+      ]}
+      rowActions={(redemption) => (
+        <RedemptionActions redemption={redemption} onCopyFailed={list.setSearchText} />
       )}
+      attributes={() => ({ 'data-testid': 'redemption-row' })}
     />
   );
 };

@@ -56,7 +56,7 @@ export const TokenActions = ({
   const open = (kind: TokenLinkKind) => globalThis.open(tokenLink(kind, token.key, linkContext()), '_blank');
 
   return (
-    <Group gap={6} wrap="nowrap">
+    <Group gap={6} wrap="wrap">
       <Group gap={0} wrap="nowrap">
         <Button
           size="compact-sm"
@@ -122,7 +122,13 @@ export const TokenActions = ({
       >
         {token.status === TOKEN_STATUS.enabled ? t('common.disable') : t('common.enable')}
       </Button>
-      <Button size="compact-sm" variant="default" component={Link} to={`/token/edit/${token.id}`}>
+      <Button
+        size="compact-sm"
+        variant="default"
+        component={Link}
+        to={`/token/edit/${token.id}`}
+        data-testid="token-edit"
+      >
         {t('common.edit')}
       </Button>
       <ConfirmButton
@@ -132,6 +138,7 @@ export const TokenActions = ({
         question={t('token.deleteConfirm', { name: token.name })}
         loading={remove.isPending}
         onConfirm={() => remove.mutate()}
+        data-testid="token-delete"
       />
     </Group>
   );

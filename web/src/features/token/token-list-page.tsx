@@ -1,4 +1,4 @@
-import { Badge, Table, Text } from '@mantine/core';
+import { Badge, Text } from '@mantine/core';
 import { TOKEN_STATUS } from '@sluice/contract/statuses';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -75,35 +75,24 @@ export const TokenListPage = () => {
         />
       }
       emptyText={t('token.empty')}
-      minWidth={1000}
       columns={[
-        t('token.name'),
-        t('common.status'),
-        t('token.usedQuota'),
-        t('token.remainQuota'),
-        t('token.createdTime'),
-        t('token.expiredTime'),
-        t('common.actions'),
+        { label: t('token.name'), cell: (token) => token.name || t('common.none') },
+        { label: t('common.status'), cell: (token) => <TokenStatus status={token.status} /> },
+        { label: t('token.usedQuota'), cell: (token) => formatQuota(token.used_quota), nowrap: true },
+        {
+          label: t('token.remainQuota'),
+          cell: (token) => (token.unlimited_quota ? t('token.unlimited') : formatQuota(token.remain_quota)),
+          nowrap: true,
+        },
+        { label: t('token.createdTime'), cell: (token) => formatTimestamp(token.created_time) },
+        {
+          label: t('token.expiredTime'),
+          cell: (token) =>
+            token.expired_time === -1 ? t('token.neverExpires') : formatTimestamp(token.expired_time),
+        },
       ]}
-      renderRow={(token) => (
-        <Table.Tr data-testid="token-row">
-          <Table.Td>{token.name || t('common.none')}</Table.Td>
-          <Table.Td>
-            <TokenStatus status={token.status} />
-          </Table.Td>
-          <Table.Td>{formatQuota(token.used_quota)}</Table.Td>
-          <Table.Td>
-            {token.unlimited_quota ? t('token.unlimited') : formatQuota(token.remain_quota)}
-          </Table.Td>
-          <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTimestamp(token.created_time)}</Table.Td>
-          <Table.Td style={{ whiteSpace: 'nowrap' }}>
-            {token.expired_time === -1 ? t('token.neverExpires') : formatTimestamp(token.expired_time)}
-          </Table.Td>
-          <Table.Td>
-            <TokenActions token={token} onCopyFailed={list.setSearchText} />
-          </Table.Td>
-        </Table.Tr>
-      )}
+      rowActions={(token) => <TokenActions token={token} onCopyFailed={list.setSearchText} />}
+      attributes={() => ({ 'data-testid': 'token-row' })}
     />
   );
 };

@@ -32,7 +32,7 @@ export const UserActions = ({
   });
   const pending = (action: UserAction) => manage.isPending && manage.variables === action;
   return (
-    <Group gap={6} wrap="wrap" miw={230}>
+    <Group gap={6} wrap="wrap">
       <Button
         size="compact-sm"
         variant="light"
@@ -65,11 +65,17 @@ export const UserActions = ({
         {allowed.toggle === 'disable' ? t('common.disable') : t('common.enable')}
       </Button>
       {allowed.edit ? (
-        <Button size="compact-sm" variant="default" component={Link} to={`/user/edit/${user.id}`}>
+        <Button
+          size="compact-sm"
+          variant="default"
+          component={Link}
+          to={`/user/edit/${user.id}`}
+          data-testid="user-edit"
+        >
           {t('common.edit')}
         </Button>
       ) : (
-        <Button size="compact-sm" variant="default" disabled>
+        <Button size="compact-sm" variant="default" disabled data-testid="user-edit">
           {t('common.edit')}
         </Button>
       )}

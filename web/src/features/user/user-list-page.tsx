@@ -1,4 +1,4 @@
-import { Badge, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Badge, Stack, Text, Tooltip } from '@mantine/core';
 import type { User } from '@sluice/contract/schemas/user';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -111,52 +111,38 @@ export const UserListPage = () => {
       }
       items={users}
       emptyText={t('userAdmin.empty')}
-      minWidth={1000}
       columns={[
-        'ID',
-        t('userAdmin.username'),
-        t('userAdmin.group'),
-        t('userAdmin.stats'),
-        t('userAdmin.roleLabel'),
-        t('common.status'),
-        t('common.actions'),
+        { label: 'ID', cell: (user) => user.id },
+        {
+          label: t('userAdmin.username'),
+          cell: (user) => (
+            <>
+              <Tooltip label={user.display_name || user.username} withinPortal>
+                <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                  {truncate(user.username)}
+                </Text>
+              </Tooltip>
+              {user.email !== '' && (
+                <Text size="xs" c="dimmed">
+                  {user.email}
+                </Text>
+              )}
+            </>
+          ),
+        },
+        { label: t('userAdmin.group'), cell: (user) => <GroupBadges groups={user.group} /> },
+        { label: t('userAdmin.stats'), cell: (user) => <UserStats user={user} formatQuota={formatQuota} /> },
+        { label: t('userAdmin.roleLabel'), cell: (user) => <RoleBadge role={user.role} /> },
+        { label: t('common.status'), cell: (user) => <StatusBadge status={user.status} /> },
       ]}
-      renderRow={(user) => (
-        <Table.Tr data-testid="user-row" data-username={user.username}>
-          <Table.Td>{user.id}</Table.Td>
-          <Table.Td>
-            <Tooltip label={user.display_name || user.username} withinPortal>
-              <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                {truncate(user.username)}
-              </Text>
-            </Tooltip>
-            {user.email !== '' && (
-              <Text size="xs" c="dimmed">
-                {user.email}
-              </Text>
-            )}
-          </Table.Td>
-          <Table.Td>
-            <GroupBadges groups={user.group} />
-          </Table.Td>
-          <Table.Td>
-            <UserStats user={user} formatQuota={formatQuota} />
-          </Table.Td>
-          <Table.Td>
-            <RoleBadge role={user.role} />
-          </Table.Td>
-          <Table.Td>
-            <StatusBadge status={user.status} />
-          </Table.Td>
-          <Table.Td>
-            <UserActions
-              user={user}
-              viewerRole={viewerRole}
-              onManaged={(action, result) => managed(user.id, action, result)}
-            />
-          </Table.Td>
-        </Table.Tr>
+      rowActions={(user) => (
+        <UserActions
+          user={user}
+          viewerRole={viewerRole}
+          onManaged={(action, result) => managed(user.id, action, result)}
+        />
       )}
+      attributes={(user) => ({ 'data-testid': 'user-row', 'data-username': user.username })}
     />
   );
 };
