@@ -2,13 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { initialScripts } from './support/bundle.js';
 import { WEB_DIST } from './support/harness.js';
-
-/** The console's initial JavaScript: the entry module and every module it preloads. */
-export const initialScripts = (html: string): string[] =>
-  [...html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="\/([^"]+\.js)"/g)].map(
-    (match) => match[1] ?? '',
-  );
 
 describe('console bundle', () => {
   it('loads at most 300 KB of gzipped JavaScript before the first screen', () => {

@@ -1,7 +1,10 @@
 import { defineConfig } from 'vite';
+import { precompress } from './vite-plugins/precompress.js';
 
 export default defineConfig({
   resolve: { conditions: ['@sluice/source'] },
+  // Brotli and gzip copies of the text files, served by the server as they are.
+  plugins: [precompress()],
   server: { proxy: { '/api': 'http://localhost:3000', '/v1': 'http://localhost:3000' } },
   build: {
     outDir: 'dist',
