@@ -15,6 +15,8 @@ export const logQuery = (filters: LogFilters, admin: boolean): Query => ({
   model_name: filters.model_name.trim(),
   start_timestamp: filters.start_timestamp,
   end_timestamp: filters.end_timestamp,
+  // Sent only when set (a server without the filter, one-api's, then reads the same query as before).
+  ...(filters.client_format ? { client_format: filters.client_format } : {}),
   ...(admin ? { username: filters.username.trim(), channel: filters.channel || '' } : {}),
 });
 

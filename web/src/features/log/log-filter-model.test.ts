@@ -32,6 +32,13 @@ describe('log filters', () => {
     expect(logQuery({ ...filters, channel: 0 }, true)).toMatchObject({ channel: '' });
   });
 
+  it('send the client format only when one is chosen', () => {
+    expect(logQuery(defaultLogFilters(0), true)).not.toHaveProperty('client_format');
+    expect(logQuery({ ...defaultLogFilters(0), client_format: 'gemini' }, false)).toMatchObject({
+      client_format: 'gemini',
+    });
+  });
+
   it('convert the time fields', () => {
     const seconds = new Date(2024, 1, 2, 3, 4).getTime() / 1000;
     expect(toLocalInput(seconds)).toBe('2024-02-02T03:04');

@@ -1,3 +1,4 @@
+import { CLIENT_FORMATS, type ClientFormat } from '@sluice/contract/schemas/log';
 import { LOG_TYPE, type LogType } from '@sluice/contract/statuses';
 import type { LogFilters } from './log-api.js';
 
@@ -20,6 +21,22 @@ const LOG_TYPE_LABELS: Readonly<Record<LogType, { key: LogTypeKey; color: string
 export const LOG_TYPES: readonly { value: LogType; key: LogTypeKey; color: string }[] = Object.values(
   LOG_TYPE,
 ).map((value) => ({ value, ...LOG_TYPE_LABELS[value] }));
+
+/** The client formats of the contract with their badge colours (labels: log.formats.<format>). */
+const CLIENT_FORMAT_COLORS: Readonly<Record<ClientFormat, string>> = {
+  openai: 'teal',
+  anthropic: 'orange',
+  responses: 'indigo',
+  gemini: 'blue',
+};
+
+export const LOG_CLIENT_FORMATS: readonly { value: ClientFormat; color: string }[] = CLIENT_FORMATS.map(
+  (value) => ({ value, color: CLIENT_FORMAT_COLORS[value] }),
+);
+
+/** A log row's client format as the table shows it: known ones only (older rows have none). */
+export const clientFormatOf = (value: string): { value: ClientFormat; color: string } | undefined =>
+  LOG_CLIENT_FORMATS.find((format) => format.value === value);
 
 const pad = (value: number) => String(value).padStart(2, '0');
 

@@ -4,9 +4,12 @@ import { IconDownload, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LogFilters } from './log-api.js';
-import { fromLocalInput, LOG_TYPES, toLocalInput } from './log-filter-model.js';
+import { fromLocalInput, LOG_CLIENT_FORMATS, LOG_TYPES, toLocalInput } from './log-filter-model.js';
 
-/** The filter form: type, token, model, time range, and for admins username and channel. */
+/** The Select's value for "any format" (the filter's ''). */
+const ANY_FORMAT = 'all';
+
+/** The filter form: type, client format, token, model, time range, and for admins username and channel. */
 export const LogFilterForm = ({
   initial,
   admin,
@@ -50,6 +53,22 @@ export const LogFilterForm = ({
           onChange={(value) => set('type', Number(value ?? LOG_TYPE.unknown))}
           data={LOG_TYPES.map((type) => ({ value: String(type.value), label: t(`log.types.${type.key}`) }))}
           data-testid="log-type"
+        />
+        <Select
+          label={t('log.clientFormat')}
+          value={form.client_format || ANY_FORMAT}
+          allowDeselect={false}
+          onChange={(value) =>
+            set('client_format', LOG_CLIENT_FORMATS.find((format) => format.value === value)?.value ?? '')
+          }
+          data={[
+            { value: ANY_FORMAT, label: t('log.formats.all') },
+            ...LOG_CLIENT_FORMATS.map((format) => ({
+              value: format.value,
+              label: t(`log.formats.${format.value}`),
+            })),
+          ]}
+          data-testid="log-client-format"
         />
         <TextInput
           type="datetime-local"

@@ -4,7 +4,7 @@ import { LOG_TYPE } from '@sluice/contract/statuses';
 import { useTranslation } from 'react-i18next';
 import { ResponsiveTable } from '../../components/responsive-table.js';
 import { formatTimestamp, truncate, useQuotaFormatter } from '../../lib/format.js';
-import { LOG_TYPES } from './log-filter-model.js';
+import { clientFormatOf, LOG_TYPES } from './log-filter-model.js';
 
 const LogType = ({ type }: { type: number }) => {
   const { t } = useTranslation();
@@ -14,6 +14,18 @@ const LogType = ({ type }: { type: number }) => {
   return (
     <Badge color={entry?.color ?? 'dark'} variant="light">
       {entry ? t(`log.types.${entry.key}`) : t('log.types.unknown')}
+    </Badge>
+  );
+};
+
+/** The client format of a row as a short badge; nothing for rows that do not say it. */
+const ClientFormatBadge = ({ value }: { value: string }) => {
+  const { t } = useTranslation();
+  const format = clientFormatOf(value);
+  if (!format) return null;
+  return (
+    <Badge color={format.color} variant="outline" size="sm" data-testid="log-client-format-badge">
+      {t(`log.formats.${format.value}`)}
     </Badge>
   );
 };
@@ -32,6 +44,7 @@ export const LogTable = ({ logs, admin }: { logs: Log[]; admin: boolean }) => {
           {admin && <Table.Th>{t('log.user')}</Table.Th>}
           <Table.Th>{t('log.token')}</Table.Th>
           <Table.Th>{t('log.type')}</Table.Th>
+          <Table.Th>{t('log.format')}</Table.Th>
           <Table.Th>{t('log.model')}</Table.Th>
           <Table.Th>{t('log.promptTokens')}</Table.Th>
           <Table.Th>{t('log.completionTokens')}</Table.Th>
@@ -54,6 +67,9 @@ export const LogTable = ({ logs, admin }: { logs: Log[]; admin: boolean }) => {
             <Table.Td>{log.token_name}</Table.Td>
             <Table.Td>
               <LogType type={log.type} />
+            </Table.Td>
+            <Table.Td>
+              <ClientFormatBadge value={log.client_format} />
             </Table.Td>
             <Table.Td>{log.model_name}</Table.Td>
             <Table.Td>{log.prompt_tokens || ''}</Table.Td>
