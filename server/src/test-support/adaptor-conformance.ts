@@ -20,7 +20,11 @@ import {
 } from './adaptor-conformance-support.js';
 
 /** Where a provider wants the channel's key: a header (its value `scheme` + key), or a URL query parameter. */
-export type KeyPlacement = { readonly header: string; readonly scheme?: string } | { readonly query: string };
+export type KeyPlacement =
+  | { readonly header: string; readonly scheme?: string }
+  | { readonly query: string }
+  /** A key of several parts whose secret signs the request (TC3, an HMAC-signed URL): never sent. */
+  | { readonly signed: (secret: string) => string };
 
 /** What the client must get from a recorded stream, whatever its split. */
 export interface StreamExpectation {
@@ -111,7 +115,7 @@ export const describeAdaptorConformance = (subject: ConformanceSubject): void =>
   const channelOf = (baseUrl: string) => ({
     id: 7,
     type: subject.type,
-    key: CONFORMANCE_KEY,
+    key: 'signed' in subject.key ? subject.key.signed(CONFORMANCE_KEY) : CONFORMANCE_KEY,
     baseUrl,
     config: subject.config ?? {},
   });

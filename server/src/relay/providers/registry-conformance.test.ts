@@ -10,6 +10,7 @@ const RECORDINGS = {
   azure: loadRecordings(new URL('./azure/', import.meta.url)),
   anthropic: loadRecordings(new URL('./anthropic/', import.meta.url)),
   gemini: loadRecordings(new URL('./gemini/', import.meta.url)),
+  tencent: loadRecordings(new URL('./tencent/', import.meta.url)),
   baidu: loadRecordings(new URL('./baidu/', import.meta.url)),
   // The registry's first Vertex AI model is a Claude one.
   vertexClaude: loadRecordings(new URL('./vertex/', import.meta.url), 'vertex-claude'),
@@ -54,6 +55,11 @@ const ENTRIES: Partial<
   azure: { key: { header: 'api-key' }, recordings: 'azure' },
   anthropic: { key: { header: 'x-api-key' }, recordings: 'anthropic' },
   gemini: { key: { header: 'x-goog-api-key' }, recordings: 'gemini' },
+  // AppId|SecretId|SecretKey: the SecretKey only signs (TC3), it is never sent.
+  tencent: {
+    key: { signed: (secret) => `1300000000|AKIDconformance0000000000000000000000|${secret}` },
+    recordings: 'tencent',
+  },
   baidu: { key: BEARER, recordings: 'baidu' },
   vertexAi: { key: BEARER, recordings: 'vertexClaude', accessToken: true, config: VERTEX_CONFIG },
 };

@@ -4,6 +4,7 @@ import { anthropicAdaptor } from './anthropic/index.js';
 import { azureAdaptor } from './azure/index.js';
 import { baiduAdaptor } from './baidu/index.js';
 import { geminiAdaptor } from './gemini/index.js';
+import { tencentAdaptor } from './tencent/index.js';
 import { createOpenAiAdaptor, defaultUrl, responsesNative, type UrlBuilder } from './openai/index.js';
 import { vertexAdaptor } from './vertex/index.js';
 import { BALANCE_READERS, type BalanceReader } from './balance-readers.js';
@@ -100,7 +101,7 @@ const ROWS: Readonly<Record<ChannelTypeName, Row>> = {
   }),
   aiProxyLibrary: native('aiproxy', 'https://api.aiproxy.io', { otherField: 'library_id' }),
   fastGpt: compatible('openai', 'https://fastgpt.run/api/openapi'),
-  tencent: native('tencent', 'https://hunyuan.tencentcloudapi.com'),
+  tencent: native('tencent', 'https://hunyuan.tencentcloudapi.com', { adaptor: tencentAdaptor }),
   gemini: native('google gemini', 'https://generativelanguage.googleapis.com', {
     adaptor: geminiAdaptor,
     otherField: 'api_version',

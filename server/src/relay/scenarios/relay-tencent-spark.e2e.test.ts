@@ -1,0 +1,153 @@
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
+import { LOG_TYPE } from '@sluice/contract/statuses';
+import { APIError } from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completionRatio, modelRatio } from '../../services/ratio.js';
+import { startTencentDouble, type TencentDouble } from '../../test-support/tencent-double.js';
+import { startRelayFixture, type RelayFixture } from '../../test-support/relay-fixture.js';
+
+const HUNYUAN = 'hunyuan-standard';
+
+/** one-api's formula on the provider's usage: ⌈(prompt + completion × completion ratio) × model ratio⌉. */
+const costOf = (model: string, type: number, prompt: number, completion: number): number =>
+  Math.ceil((prompt + completion * completionRatio(model, type, {})) * modelRatio(model, type, {}).ratio);
+
+describe('relay: Tencent Hunyuan and iFlytek Spark channels through the openai SDK', () => {
+  let fixture: RelayFixture;
+  let tencent: TencentDouble;
+  beforeAll(async () => {
+    tencent = await startTencentDouble();
+    fixture = await startRelayFixture('sqlite');
+    await fixture.channel({
+      name: 'hunyuan',
+      type: CHANNEL_TYPE.tencent,
+      key: tencent.key,
+      base_url: tencent.url,
+      models: `${HUNYUAN},hunyuan-embedding`,
+    });
+  });
+  afterAll(async () => {
+    await fixture?.close();
+    await tencent?.close();
+  });
+
+  const db = () => fixture.test.sluice.database.db;
+  /** After the request settles: its one log row, and the user paid exactly its quota. */
+  const billed = async (userId: number) => {
+    await fixture.test.sluice.idle();
+    const logs = await db()
+      .selectFrom('logs')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('type', '=', LOG_TYPE.consume)
+      .execute();
+    expect(logs).toHaveLength(1);
+    const user = await db()
+      .selectFrom('users')
+      .select('quota')
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    expect(user.quota).toBe(10_000_000 - logs[0]!.quota);
+    return logs[0]!;
+  };
+
+  describe('Tencent Hunyuan (type 23)', () => {
+    it('answers a chat signed with TC3-HMAC-SHA256, billed by the formula on Hunyuan’s usage', async () => {
+      const user = await fixture.user();
+      tencent.usage = { PromptTokens: 913, CompletionTokens: 1407 };
+      const completion = await user.sdk.chat.completions.create({
+        model: HUNYUAN,
+        messages: [{ role: 'user', content: '你好' }],
+        temperature: 0.3,
+      });
+      expect(completion.choices[0]?.message.content).toBe(tencent.reply);
+      expect(completion.usage).toEqual({ prompt_tokens: 913, completion_tokens: 1407, total_tokens: 2320 });
+      const sent = tencent.requests.at(-1)!;
+      expect(sent.path).toBe('/');
+      expect(sent.headers['x-tc-action']).toBe('ChatCompletions');
+      expect(sent.headers['authorization']).toContain(`Credential=${tencent.secretId}/`);
+      expect(sent.json).toEqual({
+        Model: HUNYUAN,
+        Messages: [{ Role: 'user', Content: '你好' }],
+        Stream: false,
+        Temperature: 0.3,
+      });
+      const log = await billed(user.userId);
+      expect(log).toMatchObject({ model_name: HUNYUAN, prompt_tokens: 913, completion_tokens: 1407 });
+      expect(log.quota).toBe(costOf(HUNYUAN, CHANNEL_TYPE.tencent, 913, 1407));
+    });
+
+    it('streams Choices[].Delta as chunks, with the last running Usage billed', async () => {
+      const user = await fixture.user();
+      tencent.usage = { PromptTokens: 611, CompletionTokens: 1203 };
+      const stream = await user.sdk.chat.completions.create({
+        model: HUNYUAN,
+        messages: [{ role: 'user', content: '你好' }],
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+      let text = '';
+      let finish: string | null = null;
+      let usage: unknown;
+      for await (const chunk of stream) {
+        text += chunk.choices[0]?.delta.content ?? '';
+        finish = chunk.choices[0]?.finish_reason ?? finish;
+        if (chunk.usage) usage = chunk.usage;
+      }
+      expect(text).toBe(tencent.reply);
+      expect(finish).toBe('stop');
+      expect(usage).toEqual({ prompt_tokens: 611, completion_tokens: 1203, total_tokens: 1814 });
+      expect(tencent.requests.at(-1)?.json?.['Stream']).toBe(true);
+      const log = await billed(user.userId);
+      expect(log.quota).toBe(costOf(HUNYUAN, CHANNEL_TYPE.tencent, 611, 1203));
+    });
+
+    it('answers a tool call', async () => {
+      const user = await fixture.user();
+      const completion = await user.sdk.chat.completions.create({
+        model: HUNYUAN,
+        messages: [{ role: 'user', content: 'Weather in Paris?' }],
+        tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }],
+      });
+      expect(completion.choices[0]?.finish_reason).toBe('tool_calls');
+      expect(completion.choices[0]?.message.tool_calls?.[0]).toMatchObject({
+        id: 'call_hy_1',
+        function: { name: 'get_weather', arguments: '{"location":"Paris"}' },
+      });
+    });
+
+    it('embeds through GetEmbedding', async () => {
+      const user = await fixture.user();
+      tencent.usage = { PromptTokens: 5, CompletionTokens: 0 };
+      const answer = await user.sdk.embeddings.create({ model: 'hunyuan-embedding', input: 'hello' });
+      expect(answer.data[0]?.embedding).toEqual(tencent.vector);
+      expect(answer.usage).toEqual({ prompt_tokens: 5, total_tokens: 5 });
+      expect(tencent.requests.at(-1)?.headers['x-tc-action']).toBe('GetEmbedding');
+    });
+
+    it('answers Hunyuan’s error (HTTP 200, Response.Error) with its meaning, the secret never quoted', async () => {
+      const user = await fixture.user();
+      tencent.failNext('LimitExceeded', `Rate limit reached for ${tencent.secretId}.`);
+      const error = await user.sdk.chat.completions
+        .create({ model: HUNYUAN, messages: [{ role: 'user', content: 'hi' }] }, { maxRetries: 0 })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(APIError);
+      expect((error as APIError).status).toBe(429);
+      expect((error as APIError).message).toContain('Rate limit reached for [redacted].');
+      expect(JSON.stringify((error as APIError).error)).not.toContain(tencent.secretKey);
+    });
+
+    it('fails a stream over Hunyuan’s JSON error with the provider’s message', async () => {
+      const user = await fixture.user();
+      tencent.failNext('InternalError', 'Internal error.');
+      const error = await user.sdk.chat.completions
+        .create(
+          { model: HUNYUAN, messages: [{ role: 'user', content: 'hi' }], stream: true },
+          { maxRetries: 0 },
+        )
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(APIError);
+      expect((error as APIError).message).toContain('Internal error.');
+    });
+  });
+});
