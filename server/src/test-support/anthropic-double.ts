@@ -15,7 +15,16 @@ export interface AnthropicDouble extends Listening {
    * anyway, as a model that chose not to call a tool (an agent CLI offers a dozen tools every turn).
    */
   callsTools: boolean;
-  usage: { input_tokens: number; output_tokens: number };
+  /**
+   * The usage it reports; the cache fields (reads and writes of Anthropic's prompt cache, apart from
+   * `input_tokens`) only when set, as in message_start's usage when it streams.
+   */
+  usage: {
+    input_tokens: number;
+    output_tokens: number;
+    cache_read_input_tokens?: number;
+    cache_creation_input_tokens?: number;
+  };
   /** Pause between the pieces of a stream, in ms (0: one turn of the event loop). */
   pieceDelayMs: number;
   /** Set when a streaming client went away before the end. */
@@ -63,7 +72,7 @@ export const startAnthropicDouble = async (key = 'sk-ant-secret-key-000'): Promi
   const failures: { status: number; type: string; message: string }[] = [];
   const state = {
     reply: 'Hello! How can I help you today?',
-    usage: { input_tokens: 25, output_tokens: 15 },
+    usage: { input_tokens: 25, output_tokens: 15 } as AnthropicDouble['usage'],
     pieceDelayMs: 0,
     callsTools: true,
   };
@@ -94,7 +103,7 @@ export const startAnthropicDouble = async (key = 'sk-ant-secret-key-000'): Promi
             model,
             stop_reason: null,
             stop_sequence: null,
-            usage: { input_tokens: state.usage.input_tokens, output_tokens: 1 },
+            usage: { ...state.usage, output_tokens: 1 },
           },
         },
       ],

@@ -14,7 +14,16 @@ export interface GeminiDouble extends Listening {
    * text anyway, as a model that chose not to call one (an agent CLI declares its tools every turn).
    */
   callsTools: boolean;
-  usage: { promptTokenCount: number; candidatesTokenCount: number };
+  /**
+   * The usage it reports; `cachedContentTokenCount` (of the prompt, read from the cache) and
+   * `thoughtsTokenCount` only when set, as Gemini reports them.
+   */
+  usage: {
+    promptTokenCount: number;
+    candidatesTokenCount: number;
+    cachedContentTokenCount?: number;
+    thoughtsTokenCount?: number;
+  };
   /** The vector every embedding request gets, per input. */
   readonly vector: readonly number[];
 }
@@ -50,7 +59,7 @@ export const startGeminiDouble = async (key = 'AIza-secret-key-000'): Promise<Ge
   const vector = [0.013168523, -0.008711934, -0.046782676];
   const state = {
     reply: 'The quick brown fox jumps over the lazy dog.',
-    usage: { promptTokenCount: 8, candidatesTokenCount: 10 },
+    usage: { promptTokenCount: 8, candidatesTokenCount: 10 } as GeminiDouble['usage'],
     callsTools: true,
   };
 
@@ -61,11 +70,17 @@ export const startGeminiDouble = async (key = 'AIza-secret-key-000'): Promise<Ge
   const error = (response: ServerResponse, status: number, grpcStatus: string, message: string) =>
     json(response, status, { error: { code: status, message, status: grpcStatus } });
 
-  const usageMetadata = (final: boolean) => ({
-    promptTokenCount: state.usage.promptTokenCount,
-    ...(final ? { candidatesTokenCount: state.usage.candidatesTokenCount } : {}),
-    totalTokenCount: state.usage.promptTokenCount + (final ? state.usage.candidatesTokenCount : 0),
-  });
+  const usageMetadata = (final: boolean) => {
+    const { promptTokenCount, candidatesTokenCount, cachedContentTokenCount, thoughtsTokenCount } =
+      state.usage;
+    return {
+      promptTokenCount,
+      ...(final ? { candidatesTokenCount } : {}),
+      ...(cachedContentTokenCount === undefined ? {} : { cachedContentTokenCount }),
+      ...(final && thoughtsTokenCount !== undefined ? { thoughtsTokenCount } : {}),
+      totalTokenCount: promptTokenCount + (final ? candidatesTokenCount + (thoughtsTokenCount ?? 0) : 0),
+    };
+  };
 
   const stream = async (response: ServerResponse, model: string, parts: Part[]) => {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'x-content-type-options': 'nosniff' });

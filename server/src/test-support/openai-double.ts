@@ -17,8 +17,12 @@ export interface OpenAiDouble extends Listening {
   failNext(count: number, status: number, message?: string): void;
   /** Answer the next N requests with 200 and the start of a body (or none), then drop the connection. */
   breakNext(count: number, withBytes?: boolean): void;
-  /** Usage the double reports; `undefined` makes it omit usage entirely. */
-  usage: { prompt_tokens: number; completion_tokens: number } | undefined;
+  /**
+   * Usage the double reports; `undefined` makes it omit usage entirely. `cached_tokens` (of the
+   * prompt tokens, read from OpenAI's prompt cache) adds `prompt_tokens_details` as OpenAI reports it
+   * (chat) and `input_tokens_details.cached_tokens` (Responses).
+   */
+  usage: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number } | undefined;
   /** The reply text of chat completions. */
   reply: string;
   /** Delay between stream chunks, in ms. */
@@ -39,7 +43,14 @@ const BROKEN = -1;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const usageOf = (usage: OpenAiDouble['usage']) =>
-  usage && { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+  usage && {
+    prompt_tokens: usage.prompt_tokens,
+    completion_tokens: usage.completion_tokens,
+    total_tokens: usage.prompt_tokens + usage.completion_tokens,
+    ...(usage.cached_tokens === undefined
+      ? {}
+      : { prompt_tokens_details: { cached_tokens: usage.cached_tokens, audio_tokens: 0 } }),
+  };
 
 /**
  * A loopback double of OpenAI's API, answering in OpenAI's documented wire format: chat completions

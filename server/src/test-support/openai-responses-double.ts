@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 /** What the OpenAI double answers with: its reply text and usage (undefined: none reported). */
 export interface ResponsesState {
   readonly reply: string;
-  readonly usage: { prompt_tokens: number; completion_tokens: number } | undefined;
+  readonly usage: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number } | undefined;
 }
 
 /** A Response object as OpenAI's Responses API documents it (one message item, output_text). */
@@ -41,7 +41,7 @@ const responseObject = (model: string, state: ResponsesState, status: 'in_progre
     status === 'completed' && state.usage
       ? {
           input_tokens: state.usage.prompt_tokens,
-          input_tokens_details: { cached_tokens: 0 },
+          input_tokens_details: { cached_tokens: state.usage.cached_tokens ?? 0 },
           output_tokens: state.usage.completion_tokens,
           output_tokens_details: { reasoning_tokens: 0 },
           total_tokens: state.usage.prompt_tokens + state.usage.completion_tokens,
