@@ -1,3 +1,4 @@
+import { parseJson } from '@sluice/contract/parse-json';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { AppError } from '../lib/app-error.js';
@@ -92,7 +93,11 @@ export const testChannel = async (
     const raw = (await response.body.readAll(4 * 1024 * 1024)).toString('utf8');
     if (response.status < 200 || response.status > 299)
       return await fail(upstreamError(response.status, raw, adaptor, channel));
-    const parsed = adaptor.parseResponse(JSON.parse(raw) as unknown, meta);
+    const body = parseJson(raw);
+    const parsed =
+      body === undefined && adaptor.gatherStream
+        ? adaptor.gatherStream(raw, meta)
+        : adaptor.parseResponse(JSON.parse(raw) as unknown, meta);
     if (!parsed.usage && !parsed.text) return await fail(new AppError('bad_response', 'usage is nil', 500));
   } catch (error) {
     return fail(

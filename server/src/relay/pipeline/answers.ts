@@ -170,6 +170,8 @@ const transcriptAnswer = async (answer: Answer): Promise<RelayReply> => {
 const parsedAnswer = async (answer: Answer) => {
   const raw = await readWhole(answer);
   const body = safeJson(raw);
+  if (body === undefined && answer.adaptor.gatherStream)
+    return { raw, parsed: answer.adaptor.gatherStream(raw.toString('utf8'), answer.meta) };
   if (body === undefined)
     throw new AttemptFailure(
       relayError(502, 'bad_response', 'the upstream answered something that is not JSON'),

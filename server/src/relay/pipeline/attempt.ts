@@ -92,7 +92,7 @@ export const runAttempt = async (context: RequestContext, row: ChannelRow): Prom
   if (
     response.status < 200 ||
     response.status > 299 ||
-    (kind === 'stream' && contentType.startsWith('application/json'))
+    (kind === 'stream' && contentType.startsWith('application/json') && !decodesJson(adaptor, meta))
   ) {
     const raw = (await response.body.readAll(1024 * 1024).catch(() => Buffer.alloc(0))).toString('utf8');
     // A JSON body with a 2xx to a stream request is the provider's error: a bad answer (502), as a
@@ -120,6 +120,10 @@ export const runAttempt = async (context: RequestContext, row: ChannelRow): Prom
     ? answered.then((reply) => inClientFormat(client, reply))
     : inClientFormat(client, answered);
 };
+
+/** A stream its adaptor decodes itself (DeepL, PaLM: one JSON body emitted as one chunk). */
+const decodesJson = (adaptor: Adaptor, meta: RelayRequestMeta): boolean =>
+  adaptor.kind === 'translating' && adaptor.decodeStream?.(meta) !== undefined;
 
 /** The provider's own handling of a client format, when it speaks it for the model. */
 const nativeFormatOf = (

@@ -202,6 +202,11 @@ interface AdaptorBase {
   parseError(body: unknown): UpstreamErrorInfo | undefined;
   /** The client formats this provider speaks itself (passed through untouched). */
   readonly native?: readonly NativeFormat[];
+  /**
+   * A non-stream request the provider answers only as a stream (Coze's v3 chat): the whole stream's
+   * text, read into one answer. Called when the answer's body is not JSON.
+   */
+  gatherStream?(text: string, meta: RelayRequestMeta): ParsedResponse;
   /** Where the access token of each call comes from, for providers that need one fetched. */
   readonly token?: TokenSource;
 }
@@ -226,8 +231,11 @@ export interface TranslatingAdaptor extends AdaptorBase {
   readonly kind: 'translating';
   /** A fresh translator for one stream. */
   translateStream(meta: RelayRequestMeta): StreamTranslator;
-  /** A fresh decoder for one stream whose framing is not server-sent events (the default). */
-  decodeStream?(meta: RelayRequestMeta): StreamDecoder;
+  /**
+   * A fresh decoder for one stream whose framing is not server-sent events (the default); undefined
+   * for a stream that is. A decoded stream may come as JSON (one body, emitted as one chunk).
+   */
+  decodeStream?(meta: RelayRequestMeta): StreamDecoder | undefined;
 }
 
 /** The adaptor contract: a pure translator, one of two declared kinds. */

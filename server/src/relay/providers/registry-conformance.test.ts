@@ -14,6 +14,7 @@ const RECORDINGS = {
   baidu: loadRecordings(new URL('./baidu/', import.meta.url)),
   // The registry's first Vertex AI model is a Claude one.
   vertexClaude: loadRecordings(new URL('./vertex/', import.meta.url), 'vertex-claude'),
+  cohere: loadRecordings(new URL('./cohere/', import.meta.url)),
 } satisfies Record<string, Recordings>;
 
 const BEARER: KeyPlacement = { header: 'authorization', scheme: 'Bearer ' };
@@ -55,6 +56,7 @@ const ENTRIES: Partial<
   azure: { key: { header: 'api-key' }, recordings: 'azure' },
   anthropic: { key: { header: 'x-api-key' }, recordings: 'anthropic' },
   gemini: { key: { header: 'x-goog-api-key' }, recordings: 'gemini' },
+  cohere: { key: BEARER, recordings: 'cohere' },
   // AppId|SecretId|SecretKey: the SecretKey only signs (TC3), it is never sent.
   tencent: {
     key: { signed: (secret) => `1300000000|AKIDconformance0000000000000000000000|${secret}` },

@@ -7,6 +7,7 @@ import { geminiAdaptor } from './gemini/index.js';
 import { tencentAdaptor } from './tencent/index.js';
 import { createOpenAiAdaptor, defaultUrl, responsesNative, type UrlBuilder } from './openai/index.js';
 import { vertexAdaptor } from './vertex/index.js';
+import { cohereAdaptor } from './cohere/index.js';
 import { BALANCE_READERS, type BalanceReader } from './balance-readers.js';
 import { DEFAULT_MODELS } from './provider-models.js';
 
@@ -118,7 +119,7 @@ const ROWS: Readonly<Record<ChannelTypeName, Row>> = {
   stepFun: compatible('stepfun', 'https://api.stepfun.com'),
   aws: native('aws', ''),
   coze: native('coze', 'https://api.coze.com'),
-  cohere: native('cohere', 'https://api.cohere.ai'),
+  cohere: native('cohere', 'https://api.cohere.ai', { adaptor: cohereAdaptor }),
   deepSeek: compatible('deepseek', 'https://api.deepseek.com', { balance: BALANCE_READERS.deepSeek }),
   cloudflare: compatible('cloudflare', 'https://api.cloudflare.com', {
     adaptor: createOpenAiAdaptor(cloudflareUrl, {}, ['chat', 'embeddings']),
