@@ -85,10 +85,11 @@ export const testChannel = async (
   try {
     // A provider that needs an access token first (adaptor.ts TokenSource) gets it as the relay does.
     const token = adaptor.token ? await deps.upstream.token(adaptor.token, channel) : undefined;
-    const request = adaptor.buildRequest(
+    const built = adaptor.buildRequest(
       { model: meta.model, max_tokens: 2, messages: [{ role: 'user', content: 'hi' }] },
       token === undefined ? meta : { ...meta, token },
     );
+    const request = adaptor.sign ? await adaptor.sign(built, meta) : built;
     const response = await deps.upstream.send(request, AbortSignal.timeout(deps.timeoutMs));
     const raw = (await response.body.readAll(4 * 1024 * 1024)).toString('utf8');
     if (response.status < 200 || response.status > 299)

@@ -48,6 +48,11 @@ export interface ConformanceSubject {
   /** What each recorded stream (by file name) must give; checked where given. */
   readonly expected?: Readonly<Record<string, StreamExpectation>>;
   /**
+   * A stream that is not SSE text (AWS's event stream): the mid-stream error recording with its
+   * error payload rewritten by `rewrite` (SSE recordings have their `data:` line rewritten instead).
+   */
+  readonly midStreamErrorWith?: (key: string, baseUrl: string, rewrite: (data: unknown) => unknown) => Buffer;
+  /**
    * The adaptor sends an access token (its `token` source's, in `meta.token`) where the key
    * placement says, and the channel's key nowhere.
    */
@@ -290,6 +295,15 @@ export const describeAdaptorConformance = (subject: ConformanceSubject): void =>
 
     // Every field of a mid-stream error is scrubbed, not only its message.
     it('keeps the key out of a mid-stream error quoting it in every field', async () => {
+      if (subject.midStreamErrorWith) {
+        const quoted = subject.midStreamErrorWith(CONFORMANCE_KEY, BASE_URL, (data) =>
+          quotedInEveryField(data, `key ${CONFORMANCE_KEY}`),
+        );
+        const relayed = await relayPieces(adaptor, metaOf('chat', true), [quoted], true);
+        expect(relayed.out).toContain('[redacted]');
+        expect(relayed.out).not.toContain(CONFORMANCE_KEY);
+        return;
+      }
       const lines = recordings.midStreamError(CONFORMANCE_KEY, BASE_URL).toString('utf8').split('\n');
       const at = lines.findIndex((line) => line.includes(CONFORMANCE_KEY));
       const data = JSON.parse((lines[at] ?? '').slice('data: '.length).trim()) as unknown;

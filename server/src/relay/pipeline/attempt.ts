@@ -72,8 +72,10 @@ export const runAttempt = async (context: RequestContext, row: ChannelRow): Prom
   };
   // A request only the format's own provider runs fails over past a channel that does not speak it.
   if (client?.hubRefusal && !native) throw new AttemptFailure(client.hubRefusal, true, false);
-  const upstreamRequest =
+  const built =
     native && client ? native.buildRequest(client.body, client.raw, meta) : adaptor.buildRequest(body, meta);
+  // A provider that signs its requests (AWS SigV4) signs the request as built.
+  const upstreamRequest = adaptor.sign ? await adaptor.sign(built, meta) : built;
   const outgoing = multipart
     ? {
         ...upstreamRequest,

@@ -209,6 +209,11 @@ interface AdaptorBase {
   gatherStream?(text: string, meta: RelayRequestMeta): ParsedResponse;
   /** Where the access token of each call comes from, for providers that need one fetched. */
   readonly token?: TokenSource;
+  /**
+   * Signs the built request (a signature over its URL, headers and body, e.g. AWS SigV4, whose
+   * library hashes asynchronously): the relay and the channel test call it after `buildRequest`.
+   */
+  sign?(request: UpstreamRequest, meta: RelayRequestMeta): Promise<UpstreamRequest>;
 }
 
 /**

@@ -6,24 +6,12 @@
  */
 import type { ChannelTypeName } from '@sluice/contract/channel-types';
 import { ANTHROPIC_MODELS } from './anthropic/index.js';
+import { BEDROCK_MODELS } from './bedrock/index.js';
 import { GEMINI_MODELS } from './gemini/index.js';
 import { OPENAI_MODELS } from './openai/index.js';
 import { VERTEX_MODELS } from './vertex/index.js';
 
 /** The Claude keys of the AWS Bedrock id map (the AWS type's list). */
-const BEDROCK_CLAUDE_MODELS: readonly string[] = [
-  'claude-instant-1.2',
-  'claude-2.0',
-  'claude-2.1',
-  'claude-3-haiku-20240307',
-  'claude-3-sonnet-20240229',
-  'claude-3-opus-20240229',
-  'claude-3-5-sonnet-20240620',
-  'claude-3-5-sonnet-20241022',
-  'claude-3-5-sonnet-latest',
-  'claude-3-5-haiku-20241022',
-];
-
 const COHERE_BASE_MODELS: readonly string[] = [
   'command',
   'command-light',
@@ -330,7 +318,7 @@ export const DEFAULT_MODELS: Readonly<Record<ChannelTypeName, readonly string[]>
     'step-1v-32k',
     'step-1x-medium',
   ],
-  aws: [...BEDROCK_CLAUDE_MODELS, 'llama3-8b-8192', 'llama3-70b-8192'],
+  aws: BEDROCK_MODELS,
   coze: [],
   cohere: [...COHERE_BASE_MODELS, ...COHERE_BASE_MODELS.map((name) => `${name}-internet`)],
   deepSeek: ['deepseek-chat', 'deepseek-reasoner'],

@@ -67,10 +67,11 @@ describe('the provider registry', () => {
     expect(cohere).toHaveLength(12);
   });
 
-  it('lists the keys of the Bedrock id map for AWS', () => {
+  it('lists the keys of the Bedrock id map for AWS (one-api’s 12, and the Claude models since)', () => {
     expect(modelsOf(CHANNEL_TYPE.aws)).toContain('claude-3-5-sonnet-latest');
     expect(modelsOf(CHANNEL_TYPE.aws)).toContain('llama3-70b-8192');
-    expect(modelsOf(CHANNEL_TYPE.aws)).toHaveLength(12);
+    expect(modelsOf(CHANNEL_TYPE.aws)).toContain('claude-sonnet-4-5-20250929');
+    expect(modelsOf(CHANNEL_TYPE.aws)).toHaveLength(19);
   });
 
   it('lists the 33 Workers AI models for Cloudflare', () => {

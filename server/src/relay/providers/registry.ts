@@ -2,6 +2,7 @@ import { CHANNEL_TYPE, CHANNEL_TYPE_NAMES, type ChannelTypeName } from '@sluice/
 import type { Adaptor, ChannelMeta, RelayMode } from './adaptor.js';
 import { anthropicAdaptor } from './anthropic/index.js';
 import { azureAdaptor } from './azure/index.js';
+import { bedrockAdaptor } from './bedrock/index.js';
 import { baiduAdaptor } from './baidu/index.js';
 import { geminiAdaptor } from './gemini/index.js';
 import { tencentAdaptor } from './tencent/index.js';
@@ -117,7 +118,7 @@ const ROWS: Readonly<Record<ChannelTypeName, Row>> = {
   ollama: compatible('ollama', 'http://localhost:11434'),
   lingYiWanWu: compatible('lingyiwanwu', 'https://api.lingyiwanwu.com'),
   stepFun: compatible('stepfun', 'https://api.stepfun.com'),
-  aws: native('aws', ''),
+  aws: native('aws', '', { adaptor: bedrockAdaptor }),
   coze: native('coze', 'https://api.coze.com'),
   cohere: native('cohere', 'https://api.cohere.ai', { adaptor: cohereAdaptor }),
   deepSeek: compatible('deepseek', 'https://api.deepseek.com', { balance: BALANCE_READERS.deepSeek }),
