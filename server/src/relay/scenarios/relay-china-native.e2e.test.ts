@@ -131,7 +131,10 @@ describe('relay: Baidu, Zhipu and Alibaba native channels through the openai SDK
     it('answers embeddings from the model’s embeddings endpoint', async () => {
       const user = await fixture.user();
       const answer = await user.sdk.embeddings.create({ model: 'Embedding-V1', input: ['你好', '世界'] });
-      expect(answer.data.map((item) => item.embedding)).toEqual([baidu.vector.map(Math.fround), baidu.vector.map(Math.fround)]);
+      expect(answer.data.map((item) => item.embedding)).toEqual([
+        baidu.vector.map(Math.fround),
+        baidu.vector.map(Math.fround),
+      ]);
       expect(baidu.requests.at(-1)?.path).toBe(
         '/rpc/2.0/ai_custom/v1/wenxinworkshop/embeddings/embedding-v1',
       );
