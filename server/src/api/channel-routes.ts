@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import type { Services } from '../services/services.js';
 import type { AppEnv } from '../http/app-env.js';
 import { requireRole } from './middleware/auth.js';
-import { ok, readId, readJson, readKeyword, readQuery } from './respond.js';
+import { ok, okPage, readId, readJson, readKeyword, readQuery } from './respond.js';
 
 /**
  * /api/channel (admin; one-api §3.7). Keys are never answered. `/search` and `/disabled` come before
@@ -17,7 +17,11 @@ export const channelRoutes = (services: Services) => {
   routes.use('*', requireRole(services, ROLES.admin));
   const channels = services.channels;
 
-  routes.get('/', async (c) => ok(c, await channels.list(readQuery(c, pageQuerySchema).p)));
+  routes.get('/', async (c) => {
+    const query = readQuery(c, pageQuerySchema);
+    const [items, total] = await Promise.all([channels.list(query.p, query.size), channels.count()]);
+    return okPage(c, items, total);
+  });
   routes.get('/search', async (c) => ok(c, await channels.search(readKeyword(c))));
   routes.get('/:id', async (c) => ok(c, await channels.get(readId(c))));
   routes.post('/', async (c) => {

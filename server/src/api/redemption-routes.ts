@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import type { Services } from '../services/services.js';
 import type { AppEnv } from '../http/app-env.js';
 import { requireRole } from './middleware/auth.js';
-import { ok, readId, readJson, readKeyword, readQuery } from './respond.js';
+import { ok, okPage, readId, readJson, readKeyword, readQuery } from './respond.js';
 
 /** /api/redemption (admin). */
 export const redemptionRoutes = (services: Services) => {
@@ -17,7 +17,11 @@ export const redemptionRoutes = (services: Services) => {
   routes.use('*', requireRole(services, ROLES.admin));
   const redemptions = services.redemptions;
 
-  routes.get('/', async (c) => ok(c, await redemptions.list(readQuery(c, pageQuerySchema).p)));
+  routes.get('/', async (c) => {
+    const query = readQuery(c, pageQuerySchema);
+    const [items, total] = await Promise.all([redemptions.list(query.p, query.size), redemptions.count()]);
+    return okPage(c, items, total);
+  });
   routes.get('/search', async (c) => ok(c, await redemptions.search(readKeyword(c))));
   routes.get('/:id', async (c) => ok(c, await redemptions.get(readId(c))));
   routes.post('/', async (c) =>

@@ -7,6 +7,13 @@ import { describeZodIssue } from '../lib/zod-issue.js';
 export const ok = (c: Context, data?: unknown, message = '') =>
   c.json(data === undefined ? { success: true, message } : { success: true, message, data });
 
+/**
+ * A page of a list: one-api's envelope with the rows in `data`, and `total` (every row of the list)
+ * beside it for the console's pager; one-api's clients read `data` and ignore the rest.
+ */
+export const okPage = (c: Context, data: readonly unknown[], total: number) =>
+  c.json({ success: true, message: '', data, total });
+
 /** Parses the JSON body with a schema; bad JSON or a bad shape is a clear `invalid parameter`. */
 export const readJson = async <T extends z.ZodType>(c: Context, schema: T): Promise<z.output<T>> => {
   let body: unknown;

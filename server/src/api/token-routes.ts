@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { Services } from '../services/services.js';
 import type { AppEnv } from '../http/app-env.js';
 import { requireRole } from './middleware/auth.js';
-import { ok, readId, readJson, readKeyword, readQuery } from './respond.js';
+import { ok, okPage, readId, readJson, readKeyword, readQuery } from './respond.js';
 
 const listQuerySchema = pageQuerySchema.extend({
   order: z.enum(LIST_ORDERS.tokens).catch(''),
@@ -25,7 +25,12 @@ export const tokenRoutes = (services: Services) => {
 
   routes.get('/', async (c) => {
     const query = readQuery(c, listQuerySchema);
-    return ok(c, await tokens.list(c.get('user').id, query.p, query.order));
+    const userId = c.get('user').id;
+    const [items, total] = await Promise.all([
+      tokens.list(userId, query.p, query.order, query.size),
+      tokens.count(userId),
+    ]);
+    return okPage(c, items, total);
   });
   routes.get('/search', async (c) => ok(c, await tokens.search(c.get('user').id, readKeyword(c))));
   routes.get('/:id', async (c) => ok(c, await tokens.get(c.get('user').id, readId(c))));

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { Services } from '../services/services.js';
 import type { AppEnv } from '../http/app-env.js';
 import { requireRole } from './middleware/auth.js';
-import { ok, readId, readJson, readKeyword, readQuery } from './respond.js';
+import { ok, okPage, readId, readJson, readKeyword, readQuery } from './respond.js';
 
 const listQuerySchema = pageQuerySchema.extend({
   order: z.enum(LIST_ORDERS.users).catch(''),
@@ -30,7 +30,8 @@ export const userAdminRoutes = (services: Services) => {
 
   routes.get('/', admin, async (c) => {
     const query = readQuery(c, listQuerySchema);
-    return ok(c, await users.list(query.p, query.order));
+    const [items, total] = await Promise.all([users.list(query.p, query.order, query.size), users.count()]);
+    return okPage(c, items, total);
   });
   routes.get('/search', admin, async (c) => ok(c, await users.search(readKeyword(c))));
   routes.post('/manage', admin, async (c) => {

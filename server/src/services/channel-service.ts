@@ -15,7 +15,7 @@ import { nowSeconds } from '../lib/time.js';
 import { availableModels, rebuildAbilities } from './abilities.js';
 import type { ChangeFeed } from './change-feed.js';
 import { CHANNEL_COLUMNS, toChannelRecord, type ChannelRow } from './channel-record.js';
-import { ITEMS_PER_PAGE, pageOffset } from './paging.js';
+import { countOf, ITEMS_PER_PAGE, pageOffset } from './paging.js';
 import type { ServiceDeps } from './service-deps.js';
 
 export const CHANNEL_NOT_FOUND = 'channel does not exist';
@@ -61,14 +61,23 @@ export const createChannelService = (deps: ServiceDeps, changes: ChangeFeed) => 
 
   const selectChannels = () => db.selectFrom('channels').select(CHANNEL_COLUMNS);
 
-  const list = async (page: number): Promise<Channel[]> => {
+  const list = async (page: number, size: number = ITEMS_PER_PAGE): Promise<Channel[]> => {
     const rows = await selectChannels()
       .orderBy('id', 'desc')
-      .limit(ITEMS_PER_PAGE)
-      .offset(pageOffset(page))
+      .limit(size)
+      .offset(pageOffset(page, size))
       .execute();
     return rows.map(toChannelRecord);
   };
+
+  /** How many channels there are (the pager's total). */
+  const count = async (): Promise<number> =>
+    countOf(
+      await db
+        .selectFrom('channels')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .executeTakeFirst(),
+    );
 
   /** `id = keyword` when the keyword is a number, or a literal name prefix; not paginated. */
   const search = async (keyword: string): Promise<Channel[]> => {
@@ -181,6 +190,7 @@ export const createChannelService = (deps: ServiceDeps, changes: ChangeFeed) => 
 
   return {
     list,
+    count,
     search,
     get,
     create,

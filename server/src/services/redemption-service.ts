@@ -8,7 +8,7 @@ import { uuidHex } from '../lib/keys.js';
 import { nowSeconds } from '../lib/time.js';
 import type { ChangeFeed } from './change-feed.js';
 import { writeLog } from './log-writer.js';
-import { ITEMS_PER_PAGE, pageOffset } from './paging.js';
+import { countOf, ITEMS_PER_PAGE, pageOffset } from './paging.js';
 import { increaseUserQuota } from './quota-service.js';
 import { formatLogQuota } from './quota-text.js';
 import type { ServiceDeps } from './service-deps.js';
@@ -36,16 +36,25 @@ export const createRedemptionService = (deps: ServiceDeps, changes: ChangeFeed) 
     return row;
   };
 
-  const list = async (page: number): Promise<Redemption[]> =>
+  const list = async (page: number, size: number = ITEMS_PER_PAGE): Promise<Redemption[]> =>
     (
       await db
         .selectFrom('redemptions')
         .selectAll()
         .orderBy('id', 'desc')
-        .limit(ITEMS_PER_PAGE)
-        .offset(pageOffset(page))
+        .limit(size)
+        .offset(pageOffset(page, size))
         .execute()
     ).map(toRecord);
+
+  /** How many codes there are (the pager's total). */
+  const count = async (): Promise<number> =>
+    countOf(
+      await db
+        .selectFrom('redemptions')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .executeTakeFirst(),
+    );
 
   const search = async (keyword: string): Promise<Redemption[]> => {
     const id = /^\d{1,15}$/.test(keyword) ? Number(keyword) : undefined;
@@ -154,7 +163,7 @@ export const createRedemptionService = (deps: ServiceDeps, changes: ChangeFeed) 
     return outcome.quota;
   };
 
-  return { list, search, get, create, update, setStatus, remove, redeem };
+  return { list, count, search, get, create, update, setStatus, remove, redeem };
 };
 
 export type RedemptionService = ReturnType<typeof createRedemptionService>;

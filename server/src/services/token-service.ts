@@ -7,7 +7,7 @@ import { businessError } from '../lib/app-error.js';
 import { generateTokenKey } from '../lib/keys.js';
 import { nowSeconds } from '../lib/time.js';
 import type { ChangeFeed } from './change-feed.js';
-import { ITEMS_PER_PAGE, pageOffset } from './paging.js';
+import { countOf, ITEMS_PER_PAGE, pageOffset } from './paging.js';
 import type { ServiceDeps } from './service-deps.js';
 import { toTokenRecord, type TokenRow } from './token-record.js';
 
@@ -30,14 +30,29 @@ export const createTokenService = (deps: ServiceDeps, changes: ChangeFeed) => {
     return row;
   };
 
-  const list = async (userId: number, page: number, order: TokenOrder): Promise<Token[]> => {
+  const list = async (
+    userId: number,
+    page: number,
+    order: TokenOrder,
+    size: number = ITEMS_PER_PAGE,
+  ): Promise<Token[]> => {
     let query = own(userId);
     if (order === 'remain_quota')
       query = query.orderBy('unlimited_quota', 'desc').orderBy('remain_quota', 'desc');
     else if (order === 'used_quota') query = query.orderBy('used_quota', 'desc');
-    const rows = await query.orderBy('id', 'desc').limit(ITEMS_PER_PAGE).offset(pageOffset(page)).execute();
+    const rows = await query.orderBy('id', 'desc').limit(size).offset(pageOffset(page, size)).execute();
     return rows.map(toTokenRecord);
   };
+
+  /** How many tokens the user has (the pager's total). */
+  const count = async (userId: number): Promise<number> =>
+    countOf(
+      await db
+        .selectFrom('tokens')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .where('user_id', '=', userId)
+        .executeTakeFirst(),
+    );
 
   const search = async (userId: number, keyword: string): Promise<Token[]> => {
     const rows = await own(userId)
@@ -125,7 +140,7 @@ export const createTokenService = (deps: ServiceDeps, changes: ChangeFeed) => {
     await changes.emit({ kind: 'token', id: row.key });
   };
 
-  return { list, search, get, create, setStatus, update, remove };
+  return { list, count, search, get, create, setStatus, update, remove };
 };
 
 export type TokenService = ReturnType<typeof createTokenService>;

@@ -8,7 +8,7 @@ import { uuidHex } from '../lib/keys.js';
 import { hashPassword } from '../lib/password.js';
 import type { ChangeFeed } from './change-feed.js';
 import { writeLog } from './log-writer.js';
-import { ITEMS_PER_PAGE, pageOffset } from './paging.js';
+import { countOf, ITEMS_PER_PAGE, pageOffset } from './paging.js';
 import { formatLogQuota } from './quota-text.js';
 import type { ServiceDeps } from './service-deps.js';
 import type { SessionStore } from './session-store.js';
@@ -37,12 +37,22 @@ export const createUserAdminService = (deps: ServiceDeps, sessions: SessionStore
     return row;
   };
 
-  const list = async (page: number, order: UserOrder): Promise<User[]> => {
+  const list = async (page: number, order: UserOrder, size: number = ITEMS_PER_PAGE): Promise<User[]> => {
     let query = db.selectFrom('users').selectAll().where('status', '!=', USER_STATUS.deleted);
     if (order !== '') query = query.orderBy(order, 'desc');
-    const rows = await query.orderBy('id', 'desc').limit(ITEMS_PER_PAGE).offset(pageOffset(page)).execute();
+    const rows = await query.orderBy('id', 'desc').limit(size).offset(pageOffset(page, size)).execute();
     return rows.map(record);
   };
+
+  /** How many users the list holds (deleted ones left out, as in the list). */
+  const count = async (): Promise<number> =>
+    countOf(
+      await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .where('status', '!=', USER_STATUS.deleted)
+        .executeTakeFirst(),
+    );
 
   const search = async (keyword: string): Promise<User[]> => {
     const id = /^\d{1,15}$/.test(keyword) ? Number(keyword) : undefined;
@@ -220,7 +230,7 @@ export const createUserAdminService = (deps: ServiceDeps, sessions: SessionStore
     await softDelete(id);
   };
 
-  return { list, search, get, create, update, manage, remove };
+  return { list, count, search, get, create, update, manage, remove };
 };
 
 export type UserAdminService = ReturnType<typeof createUserAdminService>;

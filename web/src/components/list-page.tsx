@@ -4,8 +4,8 @@ import type { SearchableList } from '../lib/use-paged-list.js';
 import { AddLink, RefreshButton } from './list-buttons.js';
 import { ListRows, type ListColumn, type RowAttributes } from './list-rows.js';
 import { ListState } from './list-state.js';
-import { LoadMore } from './load-more.js';
 import { PageCard } from './page-card.js';
+import { Pager } from './pager.js';
 import { SearchBar } from './search-bar.js';
 
 export interface ListPageProps<T extends { readonly id: number }> {
@@ -39,8 +39,8 @@ export interface ListPageProps<T extends { readonly id: number }> {
 /**
  * The console's list screen (tokens, users, channels, redemption codes): a card with the add link,
  * the screen's own actions and refresh; a search box (with an order box beside it); the rows (a
- * table, or cards on a phone), their loading and empty states, and "load more" while no search is
- * shown.
+ * table, or cards on a phone), their loading and empty states, and the pager (total, pages, page
+ * size) while no search is shown.
  */
 export const ListPage = <T extends { readonly id: number }>({
   title,
@@ -94,7 +94,14 @@ export const ListPage = <T extends { readonly id: number }>({
         <Stack gap="sm">
           <ListRows items={items} columns={columns} actions={rowActions} attributes={attributes} />
           {!list.searching && (
-            <LoadMore hasMore={list.hasMore} loading={list.loadingMore} onClick={list.loadMore} />
+            <Pager
+              total={list.total}
+              page={list.page}
+              pageCount={list.pageCount}
+              size={list.size}
+              onPage={list.setPage}
+              onSize={list.setSize}
+            />
           )}
         </Stack>
       </ListState>

@@ -1,4 +1,4 @@
-import { envelopeSchema } from '@sluice/contract/schemas/common';
+import { envelopeSchema, pageAnswerSchema } from '@sluice/contract/schemas/common';
 import { z } from 'zod';
 import { parseJson } from '@sluice/contract/parse-json';
 
@@ -101,6 +101,26 @@ export const apiCall = async <T = undefined>(
  */
 export const apiGetFlat = async <T>(path: string, schema: z.ZodType<T>, query?: Query): Promise<T> =>
   schema.parse((await request('GET', path, { query })).body);
+
+/** One page of a list and the number of rows the whole list holds. */
+export interface Page<T> {
+  readonly items: readonly T[];
+  readonly total: number;
+}
+
+/**
+ * GET of page `p` (from 0) of `size` rows: the rows in `data` and the list's `total` beside the
+ * envelope. A server that sends no total (one-api) is paged on while its pages come full.
+ */
+export const apiGetPage = async <T>(
+  path: string,
+  item: z.ZodType<T>,
+  query: Query & { readonly p: number; readonly size: number },
+): Promise<Page<T>> => {
+  const answer = await apiGetFlat(path, pageAnswerSchema(item).partial({ total: true }), query);
+  const seen = query.p * query.size + answer.data.length;
+  return { items: answer.data, total: answer.total ?? (answer.data.length >= query.size ? seen + 1 : seen) };
+};
 
 /** The data of a call that must carry data (a missing `data` is an error). */
 const required = async <T>(result: Promise<CallResult<T>>): Promise<T> => {

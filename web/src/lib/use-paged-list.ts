@@ -1,6 +1,8 @@
+import { DEFAULT_PAGE_SIZE } from '@sluice/contract/schemas/common';
 import { ITEMS_PER_PAGE } from '@sluice/contract/statuses';
-import { useInfiniteQuery, useQuery, type QueryKey } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQuery, type QueryKey } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { Page } from './api-client.js';
 
 export interface PagedListOptions<T> {
   /** Identifies the list and its filters: a new key starts again from page 0. */
@@ -34,10 +36,53 @@ export const usePagedList = <T>({ queryKey, fetchPage, enabled = true }: PagedLi
   };
 };
 
+/**
+ * A list shown one page at a time (the pager of spec §2): page `page` (from 0) of `size` rows and
+ * the total. A new query key (another order) starts again at page 0, and a page left empty by a
+ * deletion shows the last page instead. The previous page stays on screen while the next loads.
+ */
+export const usePagedTable = <T>({
+  queryKey,
+  fetchPage,
+  enabled = true,
+}: {
+  readonly queryKey: QueryKey;
+  readonly fetchPage: (page: number, size: number) => Promise<Page<T>>;
+  readonly enabled?: boolean;
+}) => {
+  const keyText = JSON.stringify(queryKey);
+  const [state, setState] = useState({ key: keyText, page: 0, size: DEFAULT_PAGE_SIZE });
+  const requested = state.key === keyText ? state.page : 0;
+  const { size } = state;
+  const query = useQuery({
+    queryKey: [...queryKey, { page: requested, size }],
+    queryFn: () => fetchPage(requested, size),
+    enabled,
+    placeholderData: keepPreviousData,
+  });
+  const total = query.data?.total ?? 0;
+  const pageCount = Math.max(1, Math.ceil(total / size));
+  const page = query.data && !query.isPlaceholderData ? Math.min(requested, pageCount - 1) : requested;
+  if (page !== requested) setState({ key: keyText, page, size });
+  return {
+    items: query.data?.items ?? [],
+    total,
+    page,
+    pageCount,
+    size,
+    loading: query.isPending && enabled,
+    refreshing: query.isFetching,
+    setPage: (next: number) => setState({ key: keyText, page: next, size }),
+    /** A new page size starts again at page 0. */
+    setSize: (next: number) => setState({ key: keyText, page: 0, size: next }),
+    refresh: () => void query.refetch(),
+  };
+};
+
 export interface SearchableListOptions<T> {
   /** Identifies the paged list and its filters. */
   readonly queryKey: QueryKey;
-  readonly fetchPage: (page: number) => Promise<T[]>;
+  readonly fetchPage: (page: number, size: number) => Promise<Page<T>>;
   /** Identifies the search results; the keyword is appended. */
   readonly searchKey: QueryKey;
   readonly search: (keyword: string) => Promise<T[]>;
@@ -57,7 +102,7 @@ export const useSearchableList = <T>({
   const [searchText, setSearchText] = useState('');
   const [keyword, setKeyword] = useState('');
   const searching = keyword !== '';
-  const paged = usePagedList({ queryKey, fetchPage, enabled: !searching });
+  const paged = usePagedTable({ queryKey, fetchPage, enabled: !searching });
   const found = useQuery({
     queryKey: [...searchKey, keyword],
     queryFn: () => search(keyword),

@@ -5,7 +5,7 @@ import {
 } from '@sluice/contract/schemas/channel';
 import type { CHANNEL_STATUS } from '@sluice/contract/statuses';
 import { z } from 'zod';
-import { api, apiGetFlat } from '../../lib/api-client.js';
+import { api, apiGetFlat, apiGetPage } from '../../lib/api-client.js';
 
 /** The channel calls of spec §7 (admin). */
 
@@ -21,7 +21,8 @@ export type ChannelInput = Readonly<
     Pick<ChannelRequest, 'priority' | 'weight'>
 >;
 
-export const listChannels = (page: number) => api.get('/api/channel/', z.array(channelSchema), { p: page });
+export const listChannels = (page: number, size: number) =>
+  apiGetPage('/api/channel/', channelSchema, { p: page, size });
 
 export const searchChannels = (keyword: string) =>
   api.get('/api/channel/search', z.array(channelSchema), { keyword });

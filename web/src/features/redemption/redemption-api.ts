@@ -6,7 +6,7 @@ import {
   type updateRedemptionRequestSchema,
 } from '@sluice/contract/schemas/redemption';
 import { z } from 'zod';
-import { api } from '../../lib/api-client.js';
+import { api, apiGetPage } from '../../lib/api-client.js';
 
 /** The redemption calls of spec §7 (admin). */
 
@@ -19,8 +19,8 @@ export type RedemptionCreation = Readonly<z.input<typeof createRedemptionRequest
 /** The statuses a code's toggle sets (unused, disabled). */
 export type ToggledRedemptionStatus = z.input<typeof redemptionStatusRequestSchema>['status'];
 
-export const listRedemptions = (page: number) =>
-  api.get('/api/redemption/', z.array(redemptionSchema), { p: page });
+export const listRedemptions = (page: number, size: number) =>
+  apiGetPage('/api/redemption/', redemptionSchema, { p: page, size });
 
 export const searchRedemptions = (keyword: string) =>
   api.get('/api/redemption/search', z.array(redemptionSchema), { keyword });

@@ -5,7 +5,7 @@ import {
   type tokenStatusRequestSchema,
 } from '@sluice/contract/schemas/token';
 import { z } from 'zod';
-import { api } from '../../lib/api-client.js';
+import { api, apiGetPage } from '../../lib/api-client.js';
 import type { TokenOrder } from '@sluice/contract/list-orders';
 
 /** The token calls of spec §7 (the caller's own tokens). */
@@ -19,8 +19,8 @@ export type TokenInput = Readonly<Required<z.input<typeof createTokenRequestSche
 /** The statuses a token's toggle sets (enabled, disabled). */
 export type ToggledTokenStatus = z.input<typeof tokenStatusRequestSchema>['status'];
 
-export const listTokens = (page: number, order: TokenOrder) =>
-  api.get('/api/token/', z.array(tokenSchema), { p: page, order });
+export const listTokens = (page: number, order: TokenOrder, size: number) =>
+  apiGetPage('/api/token/', tokenSchema, { p: page, order, size });
 
 export const searchTokens = (keyword: string) =>
   api.get('/api/token/search', z.array(tokenSchema), { keyword });

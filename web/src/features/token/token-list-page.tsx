@@ -43,7 +43,7 @@ export const TokenListPage = () => {
   const [order, setOrder] = useState<TokenOrder>('');
   const list = useSearchableList({
     queryKey: ['tokens', 'list', order],
-    fetchPage: (page) => listTokens(page, order),
+    fetchPage: (page, size) => listTokens(page, order, size),
     searchKey: ['tokens', 'search'],
     search: searchTokens,
   });

@@ -7,7 +7,7 @@ import {
   type UserAction,
 } from '@sluice/contract/schemas/user';
 import { z } from 'zod';
-import { api } from '../../lib/api-client.js';
+import { api, apiGetPage } from '../../lib/api-client.js';
 import type { UserOrder } from '@sluice/contract/list-orders';
 
 /** User calls of spec §7 used by the edit form (self and admin). */
@@ -32,8 +32,8 @@ export const updateSelf = (input: SelfUpdate) => api.send('PUT', '/api/user/self
 export const updateUser = (input: AdminUpdate) => api.send('PUT', '/api/user/', input);
 
 /** Admin user management (spec §7): list by page with an order, search, manage, create. */
-export const listUsers = (page: number, order: UserOrder) =>
-  api.get('/api/user/', z.array(userSchema), { p: page, order });
+export const listUsers = (page: number, order: UserOrder, size: number) =>
+  apiGetPage('/api/user/', userSchema, { p: page, order, size });
 
 export const searchUsers = (keyword: string) => api.get('/api/user/search', z.array(userSchema), { keyword });
 

@@ -116,7 +116,7 @@ describe('user management', () => {
     fireEvent.click(screen.getByTestId('user-order'));
     fireEvent.click(await screen.findByRole('option', { name: 'Used quota', hidden: true }));
     await waitFor(() =>
-      expect(fetch.mock.calls.map(([url]) => url)).toContain('/api/user/?p=0&order=used_quota'),
+      expect(fetch.mock.calls.map(([url]) => url)).toContain('/api/user/?p=0&order=used_quota&size=10'),
     );
   });
 });

@@ -68,7 +68,7 @@ export const UserListPage = () => {
   const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
   const list = useSearchableList({
     queryKey: ['users', 'list', order],
-    fetchPage: (page) => listUsers(page, order),
+    fetchPage: (page, size) => listUsers(page, order, size),
     searchKey: ['users', 'search'],
     search: searchUsers,
   });

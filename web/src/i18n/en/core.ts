@@ -3,6 +3,11 @@ export const enCore = {
   common: {
     loading: 'Loading…',
     loadMore: 'Load more',
+    pager: {
+      total: '{{count}} in all',
+      pageSize: 'Rows per page',
+      perPage: '{{count}} / page',
+    },
     refresh: 'Refresh',
     submit: 'Submit',
     cancel: 'Cancel',

@@ -6,6 +6,11 @@ export const zhCore: Catalogue<typeof enCore> = {
   common: {
     loading: '加载中…',
     loadMore: '加载更多',
+    pager: {
+      total: '共 {{count}} 条',
+      pageSize: '每页条数',
+      perPage: '{{count}} 条/页',
+    },
     refresh: '刷新',
     submit: '提交',
     cancel: '取消',
