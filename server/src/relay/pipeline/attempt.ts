@@ -51,8 +51,7 @@ export const runAttempt = async (context: RequestContext, row: ChannelRow): Prom
     try {
       token = await deps.upstream.token(adaptor.token, channel);
     } catch (error) {
-      // Refused credentials (whatever status the token endpoint used) are this channel's: try the next.
-      if (error instanceof AppError) throw new AttemptFailure(error, true);
+      if (error instanceof AppError) throw new AttemptFailure(error, isRetryableStatus(error.status));
       throw transportFailure(error, call.clientSignal.aborted);
     }
   const meta: RelayRequestMeta = {

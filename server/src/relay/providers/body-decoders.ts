@@ -12,8 +12,10 @@ export const wholeBodyDecoder = (): StreamDecoder => {
       return [];
     },
     end: () => {
-      const data = Buffer.concat(pieces).toString('utf8').trim();
+      const text = Buffer.concat(pieces).toString('utf8').trim();
       pieces.length = 0;
+      // A proxy that wraps the body as one server-sent event (`data: {…}`) reads the same.
+      const data = text.startsWith('data:') ? text.slice(5).trim() : text;
       return data === '' ? [] : [{ event: '', data }];
     },
   };

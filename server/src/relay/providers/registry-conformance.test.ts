@@ -15,6 +15,8 @@ const RECORDINGS = {
   // The registry's first Vertex AI model is a Claude one.
   vertexClaude: loadRecordings(new URL('./vertex/', import.meta.url), 'vertex-claude'),
   cohere: loadRecordings(new URL('./cohere/', import.meta.url)),
+  deepl: loadRecordings(new URL('./deepl/', import.meta.url)),
+  palm: loadRecordings(new URL('./palm/', import.meta.url)),
 } satisfies Record<string, Recordings>;
 
 const BEARER: KeyPlacement = { header: 'authorization', scheme: 'Bearer ' };
@@ -39,6 +41,8 @@ const ENTRIES: Partial<
     {
       readonly key: KeyPlacement;
       readonly recordings: keyof typeof RECORDINGS;
+      /** A stream answered in one body (ConformanceSubject). */
+      readonly oneBody?: boolean;
       /** The key placement carries the access token of the adaptor's token source (ConformanceSubject). */
       readonly accessToken?: boolean;
       readonly config?: Readonly<Record<string, string>>;
@@ -56,6 +60,8 @@ const ENTRIES: Partial<
   azure: { key: { header: 'api-key' }, recordings: 'azure' },
   anthropic: { key: { header: 'x-api-key' }, recordings: 'anthropic' },
   gemini: { key: { header: 'x-goog-api-key' }, recordings: 'gemini' },
+  palm: { key: { header: 'x-goog-api-key' }, recordings: 'palm', oneBody: true },
+  deepL: { key: { header: 'authorization', scheme: 'DeepL-Auth-Key ' }, recordings: 'deepl', oneBody: true },
   cohere: { key: BEARER, recordings: 'cohere' },
   // AppId|SecretId|SecretKey: the SecretKey only signs (TC3), it is never sent.
   tencent: {
@@ -106,6 +112,7 @@ for (const [adaptor, rows] of rowsByAdaptor) {
     model: row.models[0] ?? 'model',
     key: entry.key,
     recordings: RECORDINGS[entry.recordings],
+    ...(entry.oneBody ? { oneBody: true } : {}),
     ...(entry.accessToken ? { accessToken: true, config: entry.config } : {}),
   });
 }

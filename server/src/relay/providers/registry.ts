@@ -9,6 +9,8 @@ import { tencentAdaptor } from './tencent/index.js';
 import { createOpenAiAdaptor, defaultUrl, responsesNative, type UrlBuilder } from './openai/index.js';
 import { vertexAdaptor } from './vertex/index.js';
 import { cohereAdaptor } from './cohere/index.js';
+import { deeplAdaptor } from './deepl/index.js';
+import { palmAdaptor } from './palm/index.js';
 import { BALANCE_READERS, type BalanceReader } from './balance-readers.js';
 import { DEFAULT_MODELS } from './provider-models.js';
 
@@ -85,7 +87,7 @@ const ROWS: Readonly<Record<ChannelTypeName, Row>> = {
   custom: compatible('openai', '', { balance: BALANCE_READERS.custom }),
   ails: compatible('openai', 'https://api.caipacity.com'),
   aiProxy: compatible('openai', 'https://api.aiproxy.io', { balance: BALANCE_READERS.aiProxy }),
-  palm: native('google palm', 'https://generativelanguage.googleapis.com'),
+  palm: native('google palm', 'https://generativelanguage.googleapis.com', { adaptor: palmAdaptor }),
   api2gpt: compatible('openai', 'https://api.api2gpt.com', { balance: BALANCE_READERS.api2gpt }),
   aigc2d: compatible('openai', 'https://api.aigc2d.com', { balance: BALANCE_READERS.aigc2d }),
   anthropic: native('anthropic', 'https://api.anthropic.com', { adaptor: anthropicAdaptor }),
@@ -125,7 +127,7 @@ const ROWS: Readonly<Record<ChannelTypeName, Row>> = {
   cloudflare: compatible('cloudflare', 'https://api.cloudflare.com', {
     adaptor: createOpenAiAdaptor(cloudflareUrl, {}, ['chat', 'embeddings']),
   }),
-  deepL: native('deepl', 'https://api-free.deepl.com'),
+  deepL: native('deepl', 'https://api-free.deepl.com', { adaptor: deeplAdaptor }),
   togetherAi: compatible('together.ai', 'https://api.together.xyz'),
   doubao: compatible('doubao', 'https://ark.cn-beijing.volces.com', {
     adaptor: createOpenAiAdaptor(doubaoUrl, {}, ['chat', 'embeddings']),
