@@ -50,7 +50,7 @@ describe('the token cache', () => {
   };
   const channel = (id: number, key = 'right'): ChannelMeta => ({
     id,
-    type: 1,
+    type: CHANNEL_TYPE.openAi,
     key,
     baseUrl: endpoint.url,
     config: {},
