@@ -5,7 +5,7 @@ import {
   type GitHubDouble,
   type WeChatServerDouble,
 } from '../server/src/test-support/oauth-provider-doubles.js';
-import { startHarness, toastTexts, type Harness } from './support/harness.js';
+import { DESKTOP, MOBILE, startHarness, toastTexts, type Harness } from './support/harness.js';
 import { setOption } from './support/seed.js';
 
 /** Third-party login through the console: GitHub's redirect (a double) and the WeChat code dialog. */
@@ -54,6 +54,20 @@ describe('console: third-party login', () => {
     );
     await expect.poll(() => toastTexts(page)).toContainEqual(expect.stringContaining('Login successful!'));
     await page.getByTestId('user-menu').filter({ hasText: 'github_' }).waitFor();
+  });
+
+  it.each([
+    ['desktop', DESKTOP],
+    ['phone', MOBILE],
+  ] as const)('leaves a refused GitHub callback at once, with its message (%s)', async (_, viewport) => {
+    const page = await harness.newPage({ viewport });
+    await page.goto('/login');
+    const started = Date.now();
+    await page.goto('/oauth/github?code=never-issued&state=not-ours');
+    // /setting needs a login: the guard then sends the visitor on to /login.
+    await page.waitForURL((url) => !url.pathname.startsWith('/oauth/'), { timeout: 5_000 });
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(await toastTexts(page)).toContainEqual(expect.stringMatching(/state|code|OAuth/i));
   });
 
   it('logs in with the WeChat QR code dialog', async () => {

@@ -2,21 +2,29 @@ import { Center, Loader, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import { BusinessError, HttpError } from '../../lib/api-client.js';
 import { handleError } from '../../lib/error-handler.js';
 import { signIn } from '../../lib/session.js';
 import { showSuccess } from '../../lib/toast.js';
 import { finishOAuth, type OAuthProvider } from './auth-api.js';
 
-/** Attempts before giving up; attempt n waits 2 s × n before it (spec §9). */
+/** Attempts before giving up when the server cannot be reached; attempt n waits 2 s × n (spec §9). */
 export const OAUTH_MAX_ATTEMPTS = 3;
 export const OAUTH_RETRY_STEP_MS = 2000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The server answered no (`success: false`, or a 4xx such as the 403 of a wrong state): final. */
+const isRefusal = (error: unknown): boolean =>
+  error instanceof BusinessError ||
+  (error instanceof HttpError && error.status >= 400 && error.status < 500 && error.status !== 429);
+
 /**
  * The third-party callback (spec §2): sends code and state. 'bind' → /setting; a user → stored, /.
- * A failure shows its message once, then retries after 2 s × the attempt number; when every attempt
- * failed the visitor goes to /setting (a failed bind starts there).
+ * A refusal (`success: false` or a 4xx: a used or expired code, a wrong state) shows its message and goes to
+ * /setting at once, as one-api does: the same code would be refused again. A call that did not get
+ * an answer (network, 5xx) shows its message once and is tried again after 2 s × the attempt number;
+ * when every attempt failed the visitor goes to /setting (a failed bind starts there).
  */
 const OAuthCallback = ({ provider }: { provider: OAuthProvider }) => {
   const { t } = useTranslation();
@@ -45,7 +53,7 @@ const OAuthCallback = ({ provider }: { provider: OAuthProvider }) => {
           return;
         } catch (error) {
           if (attempt === 1) handleError(error);
-          if (attempt === OAUTH_MAX_ATTEMPTS) break;
+          if (isRefusal(error) || attempt === OAUTH_MAX_ATTEMPTS) break;
           setPrompt(t('oauth.retrying', { attempt }));
           await sleep(OAUTH_RETRY_STEP_MS * attempt);
         }

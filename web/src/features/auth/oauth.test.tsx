@@ -64,11 +64,11 @@ describe('third-party login', () => {
     expect(screen.queryByTestId('oauth-wechat')).toBeNull();
   });
 
-  it('logs in through the callback after a failure, waiting 2 s times the attempt number', async () => {
+  it('logs in through the callback after an unanswered call, waiting 2 s times the attempt number', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const fetch = stubApi({
       '/api/oauth/github': [
-        { success: false, message: 'the code has expired' },
+        { status: 502, body: 'Bad Gateway' },
         { success: true, message: '', data: alice },
       ],
     });
@@ -83,6 +83,22 @@ describe('third-party login', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(fetch).toHaveBeenCalledTimes(2);
     expect(readStorage('user')).toEqual(alice);
+  });
+
+  it('leaves for /setting at once when the server refuses the code', async () => {
+    const fetch = stubApi({
+      '/api/oauth/github': [
+        { success: false, message: 'the code has expired' },
+        { success: true, message: '', data: alice },
+      ],
+    });
+    const { router } = renderScreen(<GitHubCallbackPage />, {
+      path: '/oauth/github',
+      at: '/oauth/github?code=c0de&state=st4te',
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/setting'));
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(readStorage('user')).toBeUndefined();
   });
 
   it("goes to /setting when the answer is 'bind'", async () => {
