@@ -51,7 +51,8 @@ export const runAttempt = async (context: RequestContext, row: ChannelRow): Prom
     try {
       token = await deps.upstream.token(adaptor.token, channel);
     } catch (error) {
-      if (error instanceof AppError) throw new AttemptFailure(error, isRetryableStatus(error.status));
+      // Refused credentials (whatever status the token endpoint used) are this channel's: try the next.
+      if (error instanceof AppError) throw new AttemptFailure(error, true);
       throw transportFailure(error, call.clientSignal.aborted);
     }
   const meta: RelayRequestMeta = {

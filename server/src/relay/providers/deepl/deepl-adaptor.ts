@@ -11,7 +11,7 @@ import { parseOpenAiStyleError } from '../openai-errors.js';
 export const targetLangOf = (model: string): string => (model.split('-')[1] ?? 'ZH').toUpperCase();
 
 /** The text translated: the last message's, as one-api took it. */
-const promptOf = (body: Record<string, unknown>): string =>
+const promptOf = (body: Readonly<Record<string, unknown>>): string =>
   contentText(readChatRequest(body).messages.at(-1)?.content);
 
 const translation = z.looseObject({
@@ -25,7 +25,7 @@ const textOf = (body: unknown): string | undefined => {
 
 /** As one-api counts it: the prompt is the text's length in bytes, no completion tokens. */
 const usageFor = (meta: RelayRequestMeta) =>
-  usageOf(Buffer.byteLength(promptOf(meta.body as Record<string, unknown>)), 0);
+  usageOf(Buffer.byteLength(promptOf(meta.body)), 0);
 
 const idOf = (meta: RelayRequestMeta): string => `chatcmpl-deepl-${meta.channel.id}-${nowSeconds()}`;
 
