@@ -47,6 +47,8 @@ export interface ConformanceSubject {
   readonly recordings: Recordings;
   /** What each recorded stream (by file name) must give; checked where given. */
   readonly expected?: Readonly<Record<string, StreamExpectation>>;
+  /** The provider is reached over a WebSocket: its URLs are the base URL's with ws(s):// for http(s)://. */
+  readonly webSocket?: boolean;
   /**
    * The provider answers a stream request with one body (DeepL, PaLM: one chunk, then [DONE]): an
    * error cannot come mid-stream; its error body before any chunk fails the attempt instead.
@@ -157,7 +159,10 @@ export const describeAdaptorConformance = (subject: ConformanceSubject): void =>
           const where = `${mode}, stream ${String(stream)}`;
           const meta = metaOf(mode, stream, base);
           const request = adaptor.buildRequest(bodyOf(subject.model, stream), meta);
-          expect(request.url.startsWith(`${base}/`) || request.url.startsWith(`${base}?`), where).toBe(true);
+          const under = subject.webSocket ? base.replace(/^http/, 'ws') : base;
+          expect(request.url.startsWith(`${under}/`) || request.url.startsWith(`${under}?`), where).toBe(
+            true,
+          );
           const url = new URL(request.url);
           if ('query' in placement) {
             expect(url.searchParams.get(placement.query), where).toBe(CONFORMANCE_KEY);

@@ -11,6 +11,7 @@ const RECORDINGS = {
   anthropic: loadRecordings(new URL('./anthropic/', import.meta.url)),
   gemini: loadRecordings(new URL('./gemini/', import.meta.url)),
   tencent: loadRecordings(new URL('./tencent/', import.meta.url)),
+  spark: loadRecordings(new URL('./spark/', import.meta.url)),
   baidu: loadRecordings(new URL('./baidu/', import.meta.url)),
   // The registry's first Vertex AI model is a Claude one.
   vertexClaude: loadRecordings(new URL('./vertex/', import.meta.url), 'vertex-claude'),
@@ -46,6 +47,8 @@ const ENTRIES: Partial<
       /** The key placement carries the access token of the adaptor's token source (ConformanceSubject). */
       readonly accessToken?: boolean;
       readonly config?: Readonly<Record<string, string>>;
+      /** Reached over a WebSocket (ConformanceSubject). */
+      readonly webSocket?: boolean;
     }
   >
 > = {
@@ -67,6 +70,12 @@ const ENTRIES: Partial<
   tencent: {
     key: { signed: (secret) => `1300000000|AKIDconformance0000000000000000000000|${secret}` },
     recordings: 'tencent',
+  },
+  // APPID|APISecret|APIKey: the APISecret only signs the WebSocket URL, it is never sent.
+  xunfei: {
+    key: { signed: (secret) => `5f8a2c1e|${secret}|apikeyconformance0000000000000000` },
+    recordings: 'spark',
+    webSocket: true,
   },
   baidu: { key: BEARER, recordings: 'baidu' },
   vertexAi: { key: BEARER, recordings: 'vertexClaude', accessToken: true, config: VERTEX_CONFIG },
@@ -114,5 +123,6 @@ for (const [adaptor, rows] of rowsByAdaptor) {
     recordings: RECORDINGS[entry.recordings],
     ...(entry.oneBody ? { oneBody: true } : {}),
     ...(entry.accessToken ? { accessToken: true, config: entry.config } : {}),
+    ...(entry.webSocket ? { webSocket: true } : {}),
   });
 }

@@ -5,6 +5,7 @@ import { azureAdaptor } from './azure/index.js';
 import { bedrockAdaptor } from './bedrock/index.js';
 import { baiduAdaptor } from './baidu/index.js';
 import { geminiAdaptor } from './gemini/index.js';
+import { sparkAdaptor, SPARK_BASE_URL } from './spark/index.js';
 import { tencentAdaptor } from './tencent/index.js';
 import { createOpenAiAdaptor, defaultUrl, responsesNative, type UrlBuilder } from './openai/index.js';
 import { vertexAdaptor } from './vertex/index.js';
@@ -94,7 +95,7 @@ const ROWS: Readonly<Record<ChannelTypeName, Row>> = {
   baidu: native('baidu', 'https://aip.baidubce.com', { adaptor: baiduAdaptor }),
   zhipu: native('zhipu', 'https://open.bigmodel.cn'),
   ali: native('ali', 'https://dashscope.aliyuncs.com', { otherField: 'plugin' }),
-  xunfei: native('xunfei', '', { otherField: 'api_version' }),
+  xunfei: native('xunfei', SPARK_BASE_URL, { adaptor: sparkAdaptor, otherField: 'api_version' }),
   ai360: compatible('360', 'https://ai.360.cn'),
   openRouter: compatible('openai', 'https://openrouter.ai/api', {
     adaptor: createOpenAiAdaptor(defaultUrl, {

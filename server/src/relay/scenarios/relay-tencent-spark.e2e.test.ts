@@ -3,10 +3,12 @@ import { LOG_TYPE } from '@sluice/contract/statuses';
 import { APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completionRatio, modelRatio } from '../../services/ratio.js';
+import { startSparkDouble, type SparkDouble } from '../../test-support/spark-double.js';
 import { startTencentDouble, type TencentDouble } from '../../test-support/tencent-double.js';
 import { startRelayFixture, type RelayFixture } from '../../test-support/relay-fixture.js';
 
 const HUNYUAN = 'hunyuan-standard';
+const SPARK = 'SparkDesk-v3.5';
 
 /** one-api's formula on the provider's usage: ⌈(prompt + completion × completion ratio) × model ratio⌉. */
 const costOf = (model: string, type: number, prompt: number, completion: number): number =>
@@ -15,8 +17,10 @@ const costOf = (model: string, type: number, prompt: number, completion: number)
 describe('relay: Tencent Hunyuan and iFlytek Spark channels through the openai SDK', () => {
   let fixture: RelayFixture;
   let tencent: TencentDouble;
+  let spark: SparkDouble;
   beforeAll(async () => {
     tencent = await startTencentDouble();
+    spark = await startSparkDouble();
     fixture = await startRelayFixture('sqlite');
     await fixture.channel({
       name: 'hunyuan',
@@ -25,10 +29,18 @@ describe('relay: Tencent Hunyuan and iFlytek Spark channels through the openai S
       base_url: tencent.url,
       models: `${HUNYUAN},hunyuan-embedding`,
     });
+    await fixture.channel({
+      name: 'spark',
+      type: CHANNEL_TYPE.xunfei,
+      key: spark.key,
+      base_url: spark.url,
+      models: `${SPARK},Spark-Lite`,
+    });
   });
   afterAll(async () => {
     await fixture?.close();
     await tencent?.close();
+    await spark?.close();
   });
 
   const db = () => fixture.test.sluice.database.db;
@@ -148,6 +160,94 @@ describe('relay: Tencent Hunyuan and iFlytek Spark channels through the openai S
         .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(APIError);
       expect((error as APIError).message).toContain('Internal error.');
+    });
+  });
+
+  describe('iFlytek Spark (type 18, WebSocket)', () => {
+    it('answers a chat over the signed WebSocket, its frames gathered, billed by the formula', async () => {
+      const user = await fixture.user();
+      spark.usage = { prompt_tokens: 733, completion_tokens: 1291 };
+      const completion = await user.sdk.chat.completions.create({
+        model: SPARK,
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: '你好' },
+        ],
+        temperature: 0.5,
+        max_tokens: 512,
+      });
+      expect(completion.choices[0]?.message.content).toBe(spark.reply);
+      expect(completion.choices[0]?.finish_reason).toBe('stop');
+      expect(completion.usage).toEqual({ prompt_tokens: 733, completion_tokens: 1291, total_tokens: 2024 });
+      const sent = spark.requests.at(-1)!;
+      expect(sent.url.split('?')[0]).toBe('/v3.5/chat');
+      expect(sent.frame).toEqual({
+        header: { app_id: spark.appId },
+        parameter: { chat: { domain: 'generalv3.5', temperature: 0.5, max_tokens: 512 } },
+        payload: {
+          message: {
+            text: [
+              { role: 'system', content: 'Be brief.' },
+              { role: 'user', content: '你好' },
+            ],
+          },
+        },
+      });
+      const log = await billed(user.userId);
+      expect(log).toMatchObject({ model_name: SPARK, prompt_tokens: 733, completion_tokens: 1291 });
+      expect(log.quota).toBe(costOf(SPARK, CHANNEL_TYPE.xunfei, 733, 1291));
+    });
+
+    it('streams the frames as chunks as they come, the last frame’s usage billed', async () => {
+      const user = await fixture.user();
+      spark.usage = { prompt_tokens: 411, completion_tokens: 977 };
+      const stream = await user.sdk.chat.completions.create({
+        model: 'Spark-Lite',
+        messages: [{ role: 'user', content: '你好' }],
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+      let text = '';
+      let chunks = 0;
+      let finish: string | null = null;
+      let usage: unknown;
+      for await (const chunk of stream) {
+        chunks += 1;
+        text += chunk.choices[0]?.delta.content ?? '';
+        finish = chunk.choices[0]?.finish_reason ?? finish;
+        if (chunk.usage) usage = chunk.usage;
+      }
+      expect(text).toBe(spark.reply);
+      expect(chunks).toBeGreaterThan(3);
+      expect(finish).toBe('stop');
+      expect(usage).toEqual({ prompt_tokens: 411, completion_tokens: 977, total_tokens: 1388 });
+      expect(spark.requests.at(-1)?.url.split('?')[0]).toBe('/v1.1/chat');
+      const log = await billed(user.userId);
+      expect(log.quota).toBe(costOf('Spark-Lite', CHANNEL_TYPE.xunfei, 411, 977));
+    });
+
+    it('answers Spark’s error frame with its code and message, non-stream and stream', async () => {
+      const user = await fixture.user();
+      spark.failNext(
+        11200,
+        'AppIdNoAuthError:(11200)授权错误：该appId没有相关功能的授权 或者 业务量超过限制',
+      );
+      const error = await user.sdk.chat.completions
+        .create({ model: SPARK, messages: [{ role: 'user', content: 'hi' }] }, { maxRetries: 0 })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(APIError);
+      expect((error as APIError).status).toBe(401);
+      expect((error as APIError).message).toContain('AppIdNoAuthError');
+      spark.failNext(10013, '输入内容审核不通过');
+      const streamed = await user.sdk.chat.completions
+        .create(
+          { model: SPARK, messages: [{ role: 'user', content: 'hi' }], stream: true },
+          { maxRetries: 0 },
+        )
+        .catch((caught: unknown) => caught);
+      expect(streamed).toBeInstanceOf(APIError);
+      expect((streamed as APIError).message).toContain('输入内容审核不通过');
+      expect(JSON.stringify((streamed as APIError).error)).not.toContain(spark.apiSecret);
     });
   });
 });

@@ -4,6 +4,7 @@ import type { ChannelMeta, TokenSource, UpstreamRequest } from '../providers/ada
 import { UpstreamBody } from './upstream-body.js';
 import { parseJson } from '@sluice/contract/parse-json';
 import { createTokenCache } from './token-cache.js';
+import { openWebSocket } from './websocket-upstream.js';
 
 export interface UpstreamResponse {
   readonly status: number;
@@ -184,7 +185,9 @@ export const createUpstream = (timeouts: number | Partial<UpstreamTimeouts> = 0,
 
   /** A relay call: resolves at the answer's headers; its body is read by the caller. */
   const send = (upstream: UpstreamRequest, signal: ClientSignal): Promise<UpstreamResponse> =>
-    call('POST', upstream.url, upstream.headers, upstream.body, signal);
+    upstream.url.startsWith('ws')
+      ? openWebSocket(upstream, signal, { connectMs, firstByteMs, idleMs }, agent)
+      : call('POST', upstream.url, upstream.headers, upstream.body, signal);
 
   /** A small JSON GET (balances): the status and the parsed body (undefined when not JSON). */
   const get = async (
