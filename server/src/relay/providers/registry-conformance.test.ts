@@ -13,6 +13,7 @@ const RECORDINGS = {
   tencent: loadRecordings(new URL('./tencent/', import.meta.url)),
   spark: loadRecordings(new URL('./spark/', import.meta.url)),
   baidu: loadRecordings(new URL('./baidu/', import.meta.url)),
+  zhipu: loadRecordings(new URL('./zhipu/', import.meta.url)),
   // The registry's first Vertex AI model is a Claude one.
   vertexClaude: loadRecordings(new URL('./vertex/', import.meta.url), 'vertex-claude'),
   cohere: loadRecordings(new URL('./cohere/', import.meta.url)),
@@ -78,6 +79,7 @@ const ENTRIES: Partial<
     webSocket: true,
   },
   baidu: { key: BEARER, recordings: 'baidu' },
+  zhipu: { key: BEARER, recordings: 'zhipu' },
   vertexAi: { key: BEARER, recordings: 'vertexClaude', accessToken: true, config: VERTEX_CONFIG },
 };
 

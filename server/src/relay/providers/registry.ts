@@ -4,6 +4,7 @@ import { anthropicAdaptor } from './anthropic/index.js';
 import { azureAdaptor } from './azure/index.js';
 import { bedrockAdaptor } from './bedrock/index.js';
 import { baiduAdaptor } from './baidu/index.js';
+import { zhipuAdaptor } from './zhipu/index.js';
 import { geminiAdaptor } from './gemini/index.js';
 import { sparkAdaptor, SPARK_BASE_URL } from './spark/index.js';
 import { tencentAdaptor } from './tencent/index.js';
@@ -93,7 +94,7 @@ const ROWS: Readonly<Record<ChannelTypeName, Row>> = {
   aigc2d: compatible('openai', 'https://api.aigc2d.com', { balance: BALANCE_READERS.aigc2d }),
   anthropic: native('anthropic', 'https://api.anthropic.com', { adaptor: anthropicAdaptor }),
   baidu: native('baidu', 'https://aip.baidubce.com', { adaptor: baiduAdaptor }),
-  zhipu: native('zhipu', 'https://open.bigmodel.cn'),
+  zhipu: native('zhipu', 'https://open.bigmodel.cn', { adaptor: zhipuAdaptor }),
   ali: native('ali', 'https://dashscope.aliyuncs.com', { otherField: 'plugin' }),
   xunfei: native('xunfei', SPARK_BASE_URL, { adaptor: sparkAdaptor, otherField: 'api_version' }),
   ai360: compatible('360', 'https://ai.360.cn'),

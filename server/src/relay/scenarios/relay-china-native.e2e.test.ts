@@ -4,9 +4,11 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completionRatio, modelRatio } from '../../services/ratio.js';
 import { startBaiduDouble, type BaiduDouble } from '../../test-support/baidu-double.js';
+import { startZhipuDouble, type ZhipuDouble } from '../../test-support/zhipu-double.js';
 import { startRelayFixture, type RelayFixture } from '../../test-support/relay-fixture.js';
 
 const ERNIE = 'ERNIE-4.0-8K';
+const GLM = 'glm-4';
 
 /** The price one-api's formula gives a usage: ceil((prompt + completion × completion ratio) × model ratio). */
 const formula = (model: string, type: number, prompt: number, completion: number): number =>
@@ -32,8 +34,10 @@ const collect = async (stream: AsyncIterable<OpenAI.Chat.Completions.ChatComplet
 describe('relay: Baidu, Zhipu and Alibaba native channels through the openai SDK', () => {
   let fixture: RelayFixture;
   let baidu: BaiduDouble;
+  let zhipu: ZhipuDouble;
   beforeAll(async () => {
     baidu = await startBaiduDouble();
+    zhipu = await startZhipuDouble();
     fixture = await startRelayFixture('sqlite');
     await fixture.channel({
       name: 'baidu',
@@ -42,10 +46,18 @@ describe('relay: Baidu, Zhipu and Alibaba native channels through the openai SDK
       base_url: baidu.url,
       models: `${ERNIE},Embedding-V1`,
     });
+    await fixture.channel({
+      name: 'zhipu',
+      type: CHANNEL_TYPE.zhipu,
+      key: zhipu.key,
+      base_url: zhipu.url,
+      models: `${GLM},embedding-3`,
+    });
   });
   afterAll(async () => {
     await fixture?.close();
     await baidu?.close();
+    await zhipu?.close();
   });
 
   const db = () => fixture.test.sluice.database.db;
@@ -156,6 +168,56 @@ describe('relay: Baidu, Zhipu and Alibaba native channels through the openai SDK
       expect(JSON.stringify((error as InstanceType<typeof OpenAI.APIError>).error)).not.toContain(
         baidu.issued.value,
       );
+    });
+  });
+  describe('Zhipu (type 16)', () => {
+    it('answers a glm chat with its JWT as the bearer, and bills the usage', async () => {
+      const user = await fixture.user();
+      const answer = await user.sdk.chat.completions.create({
+        model: GLM,
+        messages: [{ role: 'user', content: '请为我的产品创作一个 slogan' }],
+      });
+      expect(answer.choices[0]?.message.content).toBe(zhipu.reply);
+      expect(answer.usage).toEqual({ prompt_tokens: 31, completion_tokens: 9, total_tokens: 40 });
+      expect(zhipu.requests.at(-1)?.path).toBe('/api/paas/v4/chat/completions');
+      await expectBilled(user.userId, GLM, CHANNEL_TYPE.zhipu, 31, 9);
+    });
+
+    it('streams v4 chunks with the usage, and bills it', async () => {
+      const user = await fixture.user();
+      const result = await collect(
+        await user.sdk.chat.completions.create({
+          model: GLM,
+          stream: true,
+          stream_options: { include_usage: true },
+          messages: [{ role: 'user', content: 'Hi' }],
+        }),
+      );
+      expect(result.text).toBe(zhipu.reply);
+      expect(result.finish).toBe('stop');
+      expect(result.usages).toEqual([{ prompt_tokens: 31, completion_tokens: 9, total_tokens: 40 }]);
+      await expectBilled(user.userId, GLM, CHANNEL_TYPE.zhipu, 31, 9);
+    });
+
+    it('answers embeddings', async () => {
+      const user = await fixture.user();
+      const answer = await user.sdk.embeddings.create({ model: 'embedding-3', input: '你好' });
+      expect(answer.data[0]?.embedding).toEqual(zhipu.vector);
+      await expectBilled(user.userId, 'embedding-3', CHANNEL_TYPE.zhipu, 3, 0);
+    });
+
+    it('answers Zhipu’s error at its status, without the JWT', async () => {
+      const user = await fixture.user();
+      zhipu.failNext(400, '1261', 'Prompt 超长');
+      const sdk = new OpenAI({ apiKey: user.sdk.apiKey, baseURL: user.sdk.baseURL, maxRetries: 0 });
+      const error = await sdk.chat.completions
+        .create({ model: GLM, messages: [{ role: 'user', content: 'hi' }] })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(OpenAI.APIError);
+      expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(400);
+      expect((error as InstanceType<typeof OpenAI.APIError>).message).toContain('Prompt 超长');
+      const jwt = String(zhipu.requests.at(-1)?.headers['authorization']).replace('Bearer ', '');
+      expect(JSON.stringify((error as InstanceType<typeof OpenAI.APIError>).error)).not.toContain(jwt);
     });
   });
 });

@@ -14,6 +14,13 @@ const wenxinEvent = z.looseObject({
   usage: z.unknown().optional(),
 });
 
+/** The chunk without its usage: the relay sends the usage once, in its own chunk, when asked. */
+const withoutUsage = (data: object): object => {
+  if (!('usage' in data)) return data;
+  const { usage: _usage, ...rest } = data as Record<string, unknown>;
+  return rest;
+};
+
 /**
  * One Wenxin stream's translator. v1 events are `data: {id, sentence_id, result, is_end, usage}`
  * (the usage so far in each, the whole one in the last; `is_end` ends the answer); a v2 endpoint
@@ -35,7 +42,7 @@ export const createBaiduStreamTranslator = (meta: RelayRequestMeta): StreamTrans
       const choices = (data as { choices?: unknown }).choices;
       const text = choiceText(data);
       return {
-        chunks: Array.isArray(choices) && choices.length > 0 ? [data] : [],
+        chunks: Array.isArray(choices) && choices.length > 0 ? [withoutUsage(data)] : [],
         ...(usage ? { usage } : {}),
         ...(text ? { text } : {}),
       };

@@ -1,0 +1,2 @@
+/** The Zhipu folder's public entry. */
+export { zhipuAdaptor } from './zhipu-adaptor.js';
