@@ -13,6 +13,7 @@ import { vertexAdaptor } from './vertex/index.js';
 import { cohereAdaptor } from './cohere/index.js';
 import { deeplAdaptor } from './deepl/index.js';
 import { palmAdaptor } from './palm/index.js';
+import { cozeAdaptor } from './coze/index.js';
 import { BALANCE_READERS, type BalanceReader } from './balance-readers.js';
 import { DEFAULT_MODELS } from './provider-models.js';
 
@@ -123,7 +124,7 @@ const ROWS: Readonly<Record<ChannelTypeName, Row>> = {
   lingYiWanWu: compatible('lingyiwanwu', 'https://api.lingyiwanwu.com'),
   stepFun: compatible('stepfun', 'https://api.stepfun.com'),
   aws: native('aws', '', { adaptor: bedrockAdaptor }),
-  coze: native('coze', 'https://api.coze.com'),
+  coze: native('coze', 'https://api.coze.com', { adaptor: cozeAdaptor }),
   cohere: native('cohere', 'https://api.cohere.ai', { adaptor: cohereAdaptor }),
   deepSeek: compatible('deepseek', 'https://api.deepseek.com', { balance: BALANCE_READERS.deepSeek }),
   cloudflare: compatible('cloudflare', 'https://api.cloudflare.com', {
