@@ -14,6 +14,7 @@ const RECORDINGS = {
   spark: loadRecordings(new URL('./spark/', import.meta.url)),
   baidu: loadRecordings(new URL('./baidu/', import.meta.url)),
   zhipu: loadRecordings(new URL('./zhipu/', import.meta.url)),
+  ali: loadRecordings(new URL('./ali/', import.meta.url)),
   // The registry's first Vertex AI model is a Claude one.
   vertexClaude: loadRecordings(new URL('./vertex/', import.meta.url), 'vertex-claude'),
   cohere: loadRecordings(new URL('./cohere/', import.meta.url)),
@@ -82,6 +83,7 @@ const ENTRIES: Partial<
   },
   baidu: { key: BEARER, recordings: 'baidu' },
   zhipu: { key: BEARER, recordings: 'zhipu' },
+  ali: { key: BEARER, recordings: 'ali' },
   vertexAi: { key: BEARER, recordings: 'vertexClaude', accessToken: true, config: VERTEX_CONFIG },
 };
 

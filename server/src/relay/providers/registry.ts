@@ -5,6 +5,7 @@ import { azureAdaptor } from './azure/index.js';
 import { bedrockAdaptor } from './bedrock/index.js';
 import { baiduAdaptor } from './baidu/index.js';
 import { zhipuAdaptor } from './zhipu/index.js';
+import { aliAdaptor } from './ali/index.js';
 import { geminiAdaptor } from './gemini/index.js';
 import { sparkAdaptor, SPARK_BASE_URL } from './spark/index.js';
 import { tencentAdaptor } from './tencent/index.js';
@@ -96,7 +97,7 @@ const ROWS: Readonly<Record<ChannelTypeName, Row>> = {
   anthropic: native('anthropic', 'https://api.anthropic.com', { adaptor: anthropicAdaptor }),
   baidu: native('baidu', 'https://aip.baidubce.com', { adaptor: baiduAdaptor }),
   zhipu: native('zhipu', 'https://open.bigmodel.cn', { adaptor: zhipuAdaptor }),
-  ali: native('ali', 'https://dashscope.aliyuncs.com', { otherField: 'plugin' }),
+  ali: native('ali', 'https://dashscope.aliyuncs.com', { adaptor: aliAdaptor, otherField: 'plugin' }),
   xunfei: native('xunfei', SPARK_BASE_URL, { adaptor: sparkAdaptor, otherField: 'api_version' }),
   ai360: compatible('360', 'https://ai.360.cn'),
   openRouter: compatible('openai', 'https://openrouter.ai/api', {

@@ -1,0 +1,2 @@
+/** The Alibaba DashScope folder's public entry. */
+export { aliAdaptor } from './ali-adaptor.js';
