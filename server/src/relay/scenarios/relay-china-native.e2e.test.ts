@@ -3,12 +3,14 @@ import { LOG_TYPE } from '@sluice/contract/statuses';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completionRatio, modelRatio } from '../../services/ratio.js';
+import { startAliDouble, type AliDouble } from '../../test-support/ali-double.js';
 import { startBaiduDouble, type BaiduDouble } from '../../test-support/baidu-double.js';
 import { startZhipuDouble, type ZhipuDouble } from '../../test-support/zhipu-double.js';
 import { startRelayFixture, type RelayFixture } from '../../test-support/relay-fixture.js';
 
 const ERNIE = 'ERNIE-4.0-8K';
 const GLM = 'glm-4';
+const QWEN = 'qwen-turbo';
 
 /** The price one-api's formula gives a usage: ceil((prompt + completion × completion ratio) × model ratio). */
 const formula = (model: string, type: number, prompt: number, completion: number): number =>
@@ -35,9 +37,11 @@ describe('relay: Baidu, Zhipu and Alibaba native channels through the openai SDK
   let fixture: RelayFixture;
   let baidu: BaiduDouble;
   let zhipu: ZhipuDouble;
+  let ali: AliDouble;
   beforeAll(async () => {
     baidu = await startBaiduDouble();
     zhipu = await startZhipuDouble();
+    ali = await startAliDouble();
     fixture = await startRelayFixture('sqlite');
     await fixture.channel({
       name: 'baidu',
@@ -53,11 +57,19 @@ describe('relay: Baidu, Zhipu and Alibaba native channels through the openai SDK
       base_url: zhipu.url,
       models: `${GLM},embedding-3`,
     });
+    await fixture.channel({
+      name: 'ali',
+      type: CHANNEL_TYPE.ali,
+      key: ali.key,
+      base_url: ali.url,
+      models: `${QWEN},text-embedding-v1`,
+    });
   });
   afterAll(async () => {
     await fixture?.close();
     await baidu?.close();
     await zhipu?.close();
+    await ali?.close();
   });
 
   const db = () => fixture.test.sluice.database.db;
@@ -218,6 +230,58 @@ describe('relay: Baidu, Zhipu and Alibaba native channels through the openai SDK
       expect((error as InstanceType<typeof OpenAI.APIError>).message).toContain('Prompt 超长');
       const jwt = String(zhipu.requests.at(-1)?.headers['authorization']).replace('Bearer ', '');
       expect(JSON.stringify((error as InstanceType<typeof OpenAI.APIError>).error)).not.toContain(jwt);
+    });
+  });
+  describe('Alibaba DashScope (type 17)', () => {
+    it('answers a chat through text-generation, and bills the usage', async () => {
+      const user = await fixture.user();
+      const answer = await user.sdk.chat.completions.create({
+        model: QWEN,
+        messages: [{ role: 'user', content: '你是谁？' }],
+      });
+      expect(answer.choices[0]?.message.content).toBe(ali.reply);
+      expect(answer.usage).toEqual({ prompt_tokens: 10, completion_tokens: 8, total_tokens: 18 });
+      expect(ali.requests.at(-1)?.json).toMatchObject({
+        model: QWEN,
+        parameters: { result_format: 'message' },
+      });
+      await expectBilled(user.userId, QWEN, CHANNEL_TYPE.ali, 10, 8);
+    });
+
+    it('streams incremental output with the usage, and bills it', async () => {
+      const user = await fixture.user();
+      const result = await collect(
+        await user.sdk.chat.completions.create({
+          model: QWEN,
+          stream: true,
+          stream_options: { include_usage: true },
+          messages: [{ role: 'user', content: 'Hi' }],
+        }),
+      );
+      expect(result.text).toBe(ali.reply);
+      expect(result.finish).toBe('stop');
+      expect(result.usages).toEqual([{ prompt_tokens: 10, completion_tokens: 8, total_tokens: 18 }]);
+      await expectBilled(user.userId, QWEN, CHANNEL_TYPE.ali, 10, 8);
+    });
+
+    it('answers embeddings', async () => {
+      const user = await fixture.user();
+      const answer = await user.sdk.embeddings.create({ model: 'text-embedding-v1', input: '风急天高' });
+      expect(answer.data[0]?.embedding).toEqual(ali.vector);
+      await expectBilled(user.userId, 'text-embedding-v1', CHANNEL_TYPE.ali, 5, 0);
+    });
+
+    it('answers DashScope’s error at its status', async () => {
+      const user = await fixture.user();
+      ali.failNext(400, 'InvalidParameter', 'Range of input length should be [1, 6000]');
+      const sdk = new OpenAI({ apiKey: user.sdk.apiKey, baseURL: user.sdk.baseURL, maxRetries: 0 });
+      const error = await sdk.chat.completions
+        .create({ model: QWEN, messages: [{ role: 'user', content: 'hi' }] })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(OpenAI.APIError);
+      expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(400);
+      expect((error as InstanceType<typeof OpenAI.APIError>).message).toContain('Range of input length');
+      expect(JSON.stringify((error as InstanceType<typeof OpenAI.APIError>).error)).not.toContain(ali.key);
     });
   });
 });
