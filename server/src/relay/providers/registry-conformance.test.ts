@@ -21,6 +21,7 @@ const RECORDINGS = {
   deepl: loadRecordings(new URL('./deepl/', import.meta.url)),
   palm: loadRecordings(new URL('./palm/', import.meta.url)),
   coze: loadRecordings(new URL('./coze/', import.meta.url)),
+  aiproxy: loadRecordings(new URL('./aiproxy/', import.meta.url)),
 } satisfies Record<string, Recordings>;
 
 const BEARER: KeyPlacement = { header: 'authorization', scheme: 'Bearer ' };
@@ -66,6 +67,7 @@ const ENTRIES: Partial<
   azure: { key: { header: 'api-key' }, recordings: 'azure' },
   anthropic: { key: { header: 'x-api-key' }, recordings: 'anthropic' },
   gemini: { key: { header: 'x-goog-api-key' }, recordings: 'gemini' },
+  aiProxyLibrary: { key: BEARER, recordings: 'aiproxy' },
   coze: { key: BEARER, recordings: 'coze' },
   palm: { key: { header: 'x-goog-api-key' }, recordings: 'palm', oneBody: true },
   deepL: { key: { header: 'authorization', scheme: 'DeepL-Auth-Key ' }, recordings: 'deepl', oneBody: true },

@@ -15,6 +15,7 @@ import { cohereAdaptor } from './cohere/index.js';
 import { deeplAdaptor } from './deepl/index.js';
 import { palmAdaptor } from './palm/index.js';
 import { cozeAdaptor } from './coze/index.js';
+import { aiProxyLibraryAdaptor } from './aiproxy/index.js';
 import { BALANCE_READERS, type BalanceReader } from './balance-readers.js';
 import { DEFAULT_MODELS } from './provider-models.js';
 
@@ -107,7 +108,10 @@ const ROWS: Readonly<Record<ChannelTypeName, Row>> = {
     }),
     balance: BALANCE_READERS.openRouter,
   }),
-  aiProxyLibrary: native('aiproxy', 'https://api.aiproxy.io', { otherField: 'library_id' }),
+  aiProxyLibrary: native('aiproxy', 'https://api.aiproxy.io', {
+    adaptor: aiProxyLibraryAdaptor,
+    otherField: 'library_id',
+  }),
   fastGpt: compatible('openai', 'https://fastgpt.run/api/openapi'),
   tencent: native('tencent', 'https://hunyuan.tencentcloudapi.com', { adaptor: tencentAdaptor }),
   gemini: native('google gemini', 'https://generativelanguage.googleapis.com', {
