@@ -53,16 +53,19 @@ export const ChannelStatusBadge = ({ status }: { status: number }) => {
   );
 };
 
-/** Spec §4: grey when untested, then green, olive, yellow or red by milliseconds. */
+/** Spec §4: grey when untested, red when the last test failed, then green, olive, yellow or red by milliseconds. */
 export const ResponseTimeBadge = ({ channel }: { channel: Pick<Channel, 'response_time' | 'test_time'> }) => {
   const { t } = useTranslation();
-  const level = responseTimeLevel(channel.response_time);
+  const level = responseTimeLevel(channel.response_time, channel.test_time);
+  const time = formatTimestamp(channel.test_time);
   return (
     <Tooltip
       label={
-        channel.test_time
-          ? t('channel.testedAt', { time: formatTimestamp(channel.test_time) })
-          : t('channel.untested')
+        level === 'untested'
+          ? t('channel.untested')
+          : level === 'failed'
+            ? t('channel.testFailedAt', { time })
+            : t('channel.testedAt', { time })
       }
     >
       <Badge
@@ -74,7 +77,9 @@ export const ResponseTimeBadge = ({ channel }: { channel: Pick<Channel, 'respons
       >
         {level === 'untested'
           ? t('channel.untested')
-          : t('channel.seconds', { seconds: responseSeconds(channel.response_time) })}
+          : level === 'failed'
+            ? t('channel.testFailed')
+            : t('channel.seconds', { seconds: responseSeconds(channel.response_time) })}
       </Badge>
     </Tooltip>
   );

@@ -15,6 +15,9 @@ import {
 describe('response-time badge (spec §4)', () => {
   it('is grey when untested, then green up to 1000 ms, olive to 3000, yellow to 5000, red above', () => {
     expect(responseTimeLevel(0)).toBe('untested');
+    expect(responseTimeLevel(0, 0)).toBe('untested');
+    expect(responseTimeLevel(0, 1_700_000_000)).toBe('failed');
+    expect(responseTimeLevel(800, 1_700_000_000)).toBe('green');
     expect(responseTimeLevel(1)).toBe('green');
     expect(responseTimeLevel(1000)).toBe('green');
     expect(responseTimeLevel(1001)).toBe('olive');
@@ -30,6 +33,7 @@ describe('response-time badge (spec §4)', () => {
     expect(responseSeconds(45)).toBe('0.04');
     expect(RESPONSE_TIME_COLORS).toEqual({
       untested: 'gray',
+      failed: 'red',
       green: 'green',
       olive: 'lime',
       yellow: 'yellow',

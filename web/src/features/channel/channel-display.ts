@@ -31,11 +31,14 @@ export const CHANNEL_STATUSES: Readonly<
   [CHANNEL_STATUS.autoDisabled]: { key: 'autoDisabled', color: 'yellow' },
 };
 
-export type ResponseTimeLevel = 'untested' | 'green' | 'olive' | 'yellow' | 'red';
+export type ResponseTimeLevel = 'untested' | 'failed' | 'green' | 'olive' | 'yellow' | 'red';
 
-/** Spec §4: 0 untested; up to 1000 ms green; up to 3000 olive; up to 5000 yellow; above red. */
-export const responseTimeLevel = (milliseconds: number): ResponseTimeLevel => {
-  if (milliseconds === 0) return 'untested';
+/**
+ * Spec §4: 0 untested; up to 1000 ms green; up to 3000 olive; up to 5000 yellow; above red. A test
+ * that failed leaves 0 ms with a test time: that channel was tested, and failed.
+ */
+export const responseTimeLevel = (milliseconds: number, testTime = 0): ResponseTimeLevel => {
+  if (milliseconds === 0) return testTime > 0 ? 'failed' : 'untested';
   if (milliseconds <= 1000) return 'green';
   if (milliseconds <= 3000) return 'olive';
   if (milliseconds <= 5000) return 'yellow';
@@ -44,6 +47,7 @@ export const responseTimeLevel = (milliseconds: number): ResponseTimeLevel => {
 
 export const RESPONSE_TIME_COLORS: Readonly<Record<ResponseTimeLevel, string>> = {
   untested: 'gray',
+  failed: 'red',
   green: 'green',
   olive: 'lime',
   yellow: 'yellow',

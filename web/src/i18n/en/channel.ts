@@ -31,6 +31,8 @@ export const enChannel = {
       autoDisabled: 'This channel was disabled automatically by the program',
     },
     untested: 'Untested',
+    testFailed: 'Failed',
+    testFailedAt: 'The test at {{time}} failed',
     seconds: '{{seconds}} s',
     testedAt: 'Tested at {{time}}',
     notSupported: 'Not supported',

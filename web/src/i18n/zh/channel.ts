@@ -34,6 +34,8 @@ export const zhChannel: Catalogue<typeof enChannel> = {
       autoDisabled: '本渠道被程序自动禁用',
     },
     untested: '未测试',
+    testFailed: '失败',
+    testFailedAt: '{{time}} 的测试失败',
     seconds: '{{seconds}} 秒',
     testedAt: '测试于 {{time}}',
     notSupported: '不支持',
