@@ -24,6 +24,20 @@ describe('redemption form (spec §5, §9)', () => {
     });
   });
 
+  it('refuses a count outside 1 to 100 instead of clamping it', () => {
+    for (const count of [101, 1000, 0, -3, 2.5, ''])
+      expect(redemptionInputOf({ name: 'promo', quota: 1, count }, true), String(count)).toEqual({
+        problem: 'redemption.countRange',
+      });
+    expect(redemptionInputOf({ name: 'promo', quota: 1, count: 100 }, true)).toEqual({
+      input: { name: 'promo', quota: 1, count: 100 },
+    });
+    // Editing sends no count: whatever the field holds does not matter.
+    expect(redemptionInputOf({ name: 'promo', quota: 1, count: 500 }, false)).toEqual({
+      input: { name: 'promo', quota: 1 },
+    });
+  });
+
   it('downloads one code per line, named after the name', () => {
     expect(codesFileText(['a1', 'b2'])).toBe('a1\nb2\n');
     expect(codesFileName(' promo ')).toBe('promo.txt');

@@ -25,15 +25,25 @@ const whole = (value: number | string): number => {
   return Number.isFinite(number) ? Math.trunc(number) : 0;
 };
 
-/** The body to send (count only on creation), or the translation key of the problem. */
+/** True when the count is a whole number of codes the server creates in one call (1 to 100). */
+export const countInRange = (count: number | string): boolean => {
+  const number = typeof count === 'number' ? count : Number(count);
+  return Number.isInteger(number) && number >= 1 && number <= MAX_REDEMPTION_COUNT;
+};
+
+/**
+ * The body to send (count only on creation), or the translation key of the problem. A count outside
+ * 1–100 is refused here, never clamped: the admin would get fewer codes than asked for.
+ */
 export const redemptionInputOf = (
   form: RedemptionFormState,
   creating: boolean,
-): { input: RedemptionCreation } | { problem: 'redemption.nameRequired' } => {
+): { input: RedemptionCreation } | { problem: 'redemption.nameRequired' | 'redemption.countRange' } => {
   const name = form.name.trim();
   if (creating && name === '') return { problem: 'redemption.nameRequired' };
+  if (creating && !countInRange(form.count)) return { problem: 'redemption.countRange' };
   const input = { name, quota: whole(form.quota) };
-  return { input: creating ? { ...input, count: Math.max(whole(form.count), 1) } : input };
+  return { input: creating ? { ...input, count: whole(form.count) } : input };
 };
 
 /** The downloaded file: one code per line. */

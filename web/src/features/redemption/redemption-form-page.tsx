@@ -18,6 +18,7 @@ import {
   codesFileName,
   codesFileText,
   EMPTY_REDEMPTION_FORM,
+  countInRange,
   MAX_REDEMPTION_COUNT,
   redemptionInputOf,
   type RedemptionFormState,
@@ -112,6 +113,8 @@ export const RedemptionFormPage = () => {
                 onChange={(value) => set('count', value)}
                 min={1}
                 max={MAX_REDEMPTION_COUNT}
+                clampBehavior="none"
+                error={countInRange(form.count) ? undefined : t('redemption.countRange')}
                 step={1}
                 allowDecimal={false}
                 allowNegative={false}

@@ -12,6 +12,7 @@ export const enRedemption = {
     namePlaceholder: 'Name of the codes',
     nameHint: 'The downloaded file is named after it.',
     nameRequired: 'Please enter a name!',
+    countRange: 'The number of codes must be a whole number from 1 to 100.',
     quota: 'Quota',
     quotaEquals: 'Equals {{amount}}',
     count: 'Count',

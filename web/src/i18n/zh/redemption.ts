@@ -15,6 +15,7 @@ export const zhRedemption: Catalogue<typeof enRedemption> = {
     namePlaceholder: '请输入名称',
     nameHint: '下载的文件以此命名。',
     nameRequired: '请输入名称！',
+    countRange: '生成数量必须是 1 到 100 之间的整数。',
     quota: '额度',
     quotaEquals: '等价金额：{{amount}}',
     count: '生成数量',
