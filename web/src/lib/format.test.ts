@@ -22,6 +22,14 @@ describe('formatQuota', () => {
     expect(formatQuota(100, { displayInCurrency: true, quotaPerUnit: 100 })).toBe('$1.00');
   });
 
+  it("separates thousands: root's quota reads at a glance", () => {
+    expect(formatQuota(500_000_000_000_000, currency)).toBe('$1,000,000,000.00');
+    expect(formatQuota(617_283_500, currency)).toBe('$1,234.57');
+    expect(formatQuota(-1_000_000_000, currency)).toBe('-$2,000.00');
+    expect(formatQuota(500_000_000_000_000, plain)).toBe('500,000.0B');
+    expect(formatQuota(12_345_678, plain)).toBe('12.3M');
+  });
+
   it('abbreviates with one decimal from 10 thousand (k), 1 million (M) and 1 billion (B)', () => {
     expect(formatQuota(9_999, plain)).toBe('9999');
     expect(formatQuota(10_000, plain)).toBe('10.0k');

@@ -14,11 +14,18 @@ export const formatTimestamp = (seconds: number): string => {
   );
 };
 
-/** Abbreviated with one decimal: from 10 thousand k, from 1 million M, from 1 billion B. */
+/** `value` with `digits` decimals and a comma between thousands (`1,234,567.89`). */
+export const groupDigits = (value: number, digits: number): string =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/**
+ * Abbreviated with one decimal: from 10 thousand k, from 1 million M, from 1 billion B; thousands
+ * separated beyond that (root's 500,000.0B).
+ */
 export const formatNumber = (value: number): string => {
-  if (value >= 1e9) return `${(value / 1e9).toFixed(1)}B`;
-  if (value >= 1e6) return `${(value / 1e6).toFixed(1)}M`;
-  if (value >= 1e4) return `${(value / 1e3).toFixed(1)}k`;
+  if (value >= 1e9) return `${groupDigits(value / 1e9, 1)}B`;
+  if (value >= 1e6) return `${groupDigits(value / 1e6, 1)}M`;
+  if (value >= 1e4) return `${groupDigits(value / 1e3, 1)}k`;
   return String(value);
 };
 
@@ -27,11 +34,12 @@ export interface QuotaDisplay {
   readonly quotaPerUnit: number;
 }
 
-/** A quota as currency (QuotaPerUnit quota = $1) with `digits` decimals, or abbreviated. */
+/** A quota as currency (QuotaPerUnit quota = $1) with `digits` decimals and thousands separated, or abbreviated. */
 export const formatQuota = (quota: number, display: QuotaDisplay, digits = 2): string => {
   if (!display.displayInCurrency) return formatNumber(quota);
   const perUnit = display.quotaPerUnit > 0 ? display.quotaPerUnit : DEFAULT_QUOTA_PER_UNIT;
-  return `$${(quota / perUnit).toFixed(digits)}`;
+  const amount = groupDigits(Math.abs(quota / perUnit), digits);
+  return quota < 0 ? `-$${amount}` : `$${amount}`;
 };
 
 /** The quota formatter of the stored display settings (re-renders when the status changes). */
