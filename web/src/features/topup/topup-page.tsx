@@ -1,4 +1,4 @@
-import { Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconExternalLink, IconTicket } from '@tabler/icons-react';
 import { userSchema, type User } from '@sluice/contract/schemas/user';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -6,10 +6,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { ListState } from '../../components/list-state.js';
-import { api } from '../../lib/api-client.js';
+import { api, BusinessError, HttpError } from '../../lib/api-client.js';
+import { handleError } from '../../lib/error-handler.js';
 import { useQuotaFormatter } from '../../lib/format.js';
 import { useStatus } from '../../lib/status.js';
-import { showError, showInfo, showSuccess } from '../../lib/toast.js';
+import { showError } from '../../lib/toast.js';
 
 /** The external top-up page with username, user_id and a fresh transaction_id appended (spec §2). */
 export const topUpUrl = (
@@ -37,13 +38,26 @@ export const TopUpPage = () => {
   const queryClient = useQueryClient();
   const [code, setCode] = useState('');
   const self = useQuery({ queryKey: ['self'], queryFn: () => api.get('/api/user/self', userSchema) });
+  // The outcome of a redemption shows under the button, not as a toast: toasts stacked by a few
+  // tries covered the Redeem button itself.
+  const [result, setResult] = useState<{ ok: boolean; text: string } | undefined>();
   const redeem = useMutation({
     mutationFn: (key: string) => api.post('/api/user/topup', { key }, z.number()),
-    meta: { errorFallback: t('topup.requestFailed') },
+    meta: { silent: true },
+    onMutate: () => setResult(undefined),
     onSuccess: async (quota) => {
-      showSuccess(t('topup.redeemed', { amount: formatQuota(quota) }));
+      setResult({ ok: true, text: t('topup.redeemed', { amount: formatQuota(quota) }) });
       setCode('');
       await queryClient.invalidateQueries({ queryKey: ['self'] });
+    },
+    onError: (error) => {
+      // An HTTP failure (401 → login, 429, 500…) goes to the one handler of spec §8.
+      if (error instanceof HttpError) handleError(error);
+      else
+        setResult({
+          ok: false,
+          text: error instanceof BusinessError ? error.message : t('topup.requestFailed'),
+        });
     },
   });
 
@@ -86,7 +100,7 @@ export const TopUpPage = () => {
             onSubmit={(event) => {
               event.preventDefault();
               if (code.trim() === '') {
-                showInfo(t('topup.enterCode'));
+                setResult({ ok: false, text: t('topup.enterCode') });
                 return;
               }
               redeem.mutate(code.trim());
@@ -107,6 +121,17 @@ export const TopUpPage = () => {
               <Button type="submit" color="teal" loading={redeem.isPending} data-testid="topup-redeem">
                 {t('topup.redeem')}
               </Button>
+              {result && (
+                <Alert
+                  color={result.ok ? 'teal' : 'red'}
+                  variant="light"
+                  withCloseButton
+                  onClose={() => setResult(undefined)}
+                  data-testid="topup-result"
+                >
+                  {result.text}
+                </Alert>
+              )}
             </Stack>
           </form>
         </Card>
