@@ -1,3 +1,4 @@
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { parseJson } from '@sluice/contract/parse-json';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
@@ -8,7 +9,7 @@ import { providerOf } from '../relay/providers/registry.js';
 import { channelMetaOf, mapModel } from '../relay/routing/channel-meta.js';
 import type { ChannelRow } from '../relay/routing/relay-index.js';
 import type { Upstream } from '../relay/upstream/upstream.js';
-import { upstreamError } from '../relay/pipeline/upstream-error.js';
+import { unsupportedMessage, upstreamError } from '../relay/pipeline/upstream-error.js';
 
 export interface ChannelTestResult {
   readonly success: boolean;
@@ -65,11 +66,13 @@ export const testChannel = async (
   const adaptor = provider?.adaptor;
   if (!adaptor || !adaptor.modes.includes('chat'))
     return fail(
-      new AppError(
-        'unsupported_channel_type',
-        `channel type ${row.type} cannot be tested by Sluice yet`,
-        501,
-      ),
+      row.type === CHANNEL_TYPE.proxy
+        ? new AppError('proxy_channel_only', unsupportedMessage(row.type, 'chat'), 501)
+        : new AppError(
+            'unsupported_channel_type',
+            `channel type ${row.type} cannot be tested by Sluice yet`,
+            501,
+          ),
     );
   const channel = channelMetaOf(row, provider);
   const meta: RelayRequestMeta = {

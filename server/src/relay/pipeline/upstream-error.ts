@@ -1,3 +1,4 @@
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { AppError, relayError } from '../../lib/app-error.js';
 import type { Adaptor, ChannelMeta, UpstreamErrorInfo } from '../providers/adaptor.js';
 import { parseJson } from '@sluice/contract/parse-json';
@@ -97,14 +98,18 @@ export class AttemptFailure extends Error {
   }
 }
 
+const PROXY_CHANNEL_TYPE: number = CHANNEL_TYPE.proxy;
+
+/** Why a channel cannot take a kind of request; a Proxy channel (43) points at the one route it serves. */
+export const unsupportedMessage = (type: number, mode: string): string =>
+  type === PROXY_CHANNEL_TYPE
+    ? `a Proxy channel (type 43) relays only through /v1/oneapi/proxy/<channel id>/<path>, not ${mode} requests`
+    : `channel type ${type} does not support ${mode} requests in Sluice yet`;
+
 /** A channel whose type Sluice cannot relay this kind of request to: the next channel may. */
 export const unsupportedChannel = (type: number, mode: string): AttemptFailure =>
   new AttemptFailure(
-    relayError(
-      501,
-      'unsupported_channel_type',
-      `channel type ${type} does not support ${mode} requests in Sluice yet`,
-    ),
+    relayError(501, 'unsupported_channel_type', unsupportedMessage(type, mode)),
     true,
     false,
   );
