@@ -25,6 +25,42 @@ export const startOtherNativeDouble = async (): Promise<OtherNativeDouble> => {
       response.end(JSON.stringify(value));
     };
     const parsed = JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>;
+    if (path === '/v3/chat') {
+      if (request.headers['authorization'] !== `Bearer ${cohereKey}`)
+        return json(200, { code: 4100, msg: 'authentication is invalid' });
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(
+        [
+          'event:conversation.chat.created\ndata:{"id":"chat1","status":"created"}\n\n',
+          'event:conversation.message.delta\ndata:{"role":"assistant","type":"answer","content":"Bot says hi"}\n\n',
+          'event:conversation.chat.completed\ndata:{"id":"chat1","usage":{"token_count":9,"output_count":4,"input_count":5}}\n\n',
+          'event:done\ndata:"[DONE]"\n\n',
+        ].join(''),
+      );
+      return;
+    }
+    if (path === '/v1beta2/models/chat-bison-001:generateMessage') {
+      if (request.headers['x-goog-api-key'] !== cohereKey)
+        return json(400, { error: { code: 400, message: 'API key not valid.', status: 'INVALID_ARGUMENT' } });
+      return json(200, { candidates: [{ author: '1', content: 'PaLM says hi' }] });
+    }
+    if (path === '/api/library/ask') {
+      if (request.headers['authorization'] !== `Bearer ${cohereKey}`)
+        return json(401, { success: false, errCode: 401, message: 'bad key' });
+      if (parsed['stream'] === true) {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.end(
+          'data: {"content":"Library says hi","finish":false}\n\n' +
+            'data: {"content":"","finish":true,"documents":[{"title":"Doc","url":"https://d"}]}\n\n',
+        );
+        return;
+      }
+      return json(200, {
+        success: true,
+        answer: 'Library says hi',
+        documents: [{ title: 'Doc', url: 'https://d' }],
+      });
+    }
     if (path === '/v2/translate') {
       if (request.headers['authorization'] !== `DeepL-Auth-Key ${deeplKey}`)
         return json(403, { message: 'Wrong key' });

@@ -24,6 +24,12 @@ describe('relay: Cohere and DeepL channels through the openai SDK', () => {
       base_url: double.url,
       models: 'deepl-de',
     });
+    for (const [name, type, models] of [
+      ['coze', CHANNEL_TYPE.coze, 'bot-7379462189365198898'],
+      ['palm', CHANNEL_TYPE.palm, 'PaLM-2'],
+      ['library', CHANNEL_TYPE.aiProxyLibrary, 'library-gpt'],
+    ] as const)
+      await fixture.channel({ name, type, key: double.cohereKey, base_url: double.url, models });
   });
   afterAll(async () => {
     await fixture?.close();
@@ -95,5 +101,29 @@ describe('relay: Cohere and DeepL channels through the openai SDK', () => {
     }))
       text += chunk.choices[0]?.delta.content ?? '';
     expect(text).toBe('Hallo, Welt!');
+  });
+
+  it.each([
+    ['Coze', 'bot-7379462189365198898', 'Bot says hi'],
+    ['PaLM 2', 'PaLM-2', 'PaLM says hi'],
+    ['the AI Proxy knowledge base', 'library-gpt', 'Library says hi\n\n参考文档：\n1. [Doc](https://d)\n'],
+  ])('%s: chat and stream, billed by the reported or the locally counted usage', async (_, model, answer) => {
+    const user = await fixture.user();
+    const chat = await user.sdk.chat.completions.create({
+      model,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    expect(chat.choices[0]?.message.content).toBe(answer);
+    const log = await logOf(user.userId);
+    expect(log?.completion_tokens).toBeGreaterThan(0);
+    expect(log?.quota).toBeGreaterThan(0);
+    let text = '';
+    for await (const chunk of await user.sdk.chat.completions.create({
+      model,
+      stream: true,
+      messages: [{ role: 'user', content: 'Hi' }],
+    }))
+      text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe(answer);
   });
 });
