@@ -7,6 +7,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ResponsiveTable } from '../../components/responsive-table.js';
 import { formatNumber } from '../../lib/format.js';
+import { distinctDigits, niceTicks } from './dashboard-model.js';
 
 const ChartCard = ({ title, children, testId }: { title: string; children: ReactNode; testId: string }) => (
   <Card withBorder p="sm" data-testid={testId}>
@@ -25,13 +26,36 @@ const ChartCard = ({ title, children, testId }: { title: string; children: React
 export const DashboardCharts = ({
   usage,
   formatQuota,
+  digits,
 }: {
   usage: Usage;
-  formatQuota: (quota: number) => string;
+  /** A quota with `digits` decimals (as currency) or abbreviated. */
+  formatQuota: (quota: number, digits?: number) => string;
+  /** The decimals of the tooltips and the table. */
+  digits: number;
 }) => {
   const { t } = useTranslation();
   const days = usage.days.map((day) => ({ ...day, label: day.day.slice(5) }));
   const common = { h: 240, dataKey: 'label', data: days, tickLine: 'none', gridAxis: 'y' } as const;
+  const showQuota = (quota: number) => formatQuota(quota, digits);
+  // Value axes get ticks of their own: recharts' ticks formatted with few decimals (or whole
+  // counts) repeated their labels ($0.00, $0.00, $0.01…).
+  const countAxis = (max: number) => {
+    const ticks = niceTicks(max, true);
+    return { ticks, domain: [0, ticks.at(-1) ?? 1] as [number, number], allowDecimals: false };
+  };
+  const quotaAxis = (max: number) => {
+    const ticks = niceTicks(max, false);
+    const tickDigits = distinctDigits(ticks, formatQuota, digits);
+    return {
+      ticks,
+      domain: [0, ticks.at(-1) ?? 1] as [number, number],
+      tickFormatter: (value: number) => formatQuota(value, tickDigits),
+    };
+  };
+  const maxOf = (values: readonly number[]) => Math.max(0, ...values);
+  const requestTicks = countAxis(maxOf(days.map((day) => day.requests)));
+  const tokenTicks = countAxis(maxOf(days.map((day) => day.prompt_tokens + day.completion_tokens)));
   return (
     <Stack gap="md">
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
@@ -39,7 +63,7 @@ export const DashboardCharts = ({
           <BarChart
             {...common}
             valueFormatter={formatNumber}
-            yAxisProps={{ allowDecimals: false }}
+            yAxisProps={requestTicks}
             series={[{ name: 'requests', label: t('dashboard.requests'), color: 'blue.6' }]}
           />
         </ChartCard>
@@ -47,8 +71,8 @@ export const DashboardCharts = ({
           <LineChart
             {...common}
             curveType="monotone"
-            valueFormatter={formatQuota}
-            yAxisProps={{ width: 80 }}
+            valueFormatter={showQuota}
+            yAxisProps={{ width: 88, ...quotaAxis(maxOf(days.map((day) => day.quota))) }}
             series={[{ name: 'quota', label: t('dashboard.quota'), color: 'teal.6' }]}
           />
         </ChartCard>
@@ -59,7 +83,7 @@ export const DashboardCharts = ({
           type="stacked"
           withLegend
           valueFormatter={formatNumber}
-          yAxisProps={{ allowDecimals: false }}
+          yAxisProps={tokenTicks}
           series={[
             { name: 'prompt_tokens', label: t('dashboard.promptTokens'), color: 'violet.6' },
             { name: 'completion_tokens', label: t('dashboard.completionTokens'), color: 'orange.6' },
@@ -75,7 +99,8 @@ export const DashboardCharts = ({
             orientation="vertical"
             tickLine="none"
             gridAxis="x"
-            valueFormatter={formatQuota}
+            valueFormatter={showQuota}
+            xAxisProps={quotaAxis(maxOf(usage.models.map((model) => model.quota)))}
             yAxisProps={{ width: 140 }}
             series={[{ name: 'quota', label: t('dashboard.quota'), color: 'teal.6' }]}
           />
@@ -101,7 +126,7 @@ export const DashboardCharts = ({
                 <Table.Td>{model.requests}</Table.Td>
                 <Table.Td>{model.prompt_tokens}</Table.Td>
                 <Table.Td>{model.completion_tokens}</Table.Td>
-                <Table.Td>{formatQuota(model.quota)}</Table.Td>
+                <Table.Td>{showQuota(model.quota)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

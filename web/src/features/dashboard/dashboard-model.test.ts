@@ -2,12 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   defaultFilters,
+  distinctDigits,
   isEmptyUsage,
+  niceTicks,
   quotaDigits,
   rangeOf,
   totalsOf,
   usageRequest,
 } from './dashboard-model.js';
+import { formatQuota } from '../../lib/format.js';
 
 const now = new Date(2025, 4, 20, 15, 30, 0);
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
@@ -98,5 +101,36 @@ describe('quota decimals', () => {
     expect(quotaDigits(currency, 300)).toBe(4);
     expect(quotaDigits(currency, 20)).toBe(6);
     expect(quotaDigits((quota) => String(quota), 20)).toBe(2);
+  });
+});
+
+describe('value axes', () => {
+  const dollars = (quota: number, digits = 2) =>
+    formatQuota(quota, { displayInCurrency: true, quotaPerUnit: 500_000 }, digits);
+
+  it('steps by 1, 2, 2.5 or 5 times a power of ten, whole for counts, never twice the same tick', () => {
+    expect(niceTicks(2, true)).toEqual([0, 1, 2]);
+    expect(niceTicks(1, true)).toEqual([0, 1]);
+    expect(niceTicks(0, true)).toEqual([0, 1]);
+    expect(niceTicks(63, true)).toEqual([0, 20, 40, 60, 80]);
+    expect(niceTicks(6150, false)).toEqual([0, 2000, 4000, 6000, 8000]);
+    expect(niceTicks(0.7, false)).toEqual([0, 0.2, 0.4, 0.6, 0.8]);
+    for (const max of [3, 7, 99, 1234, 98_765, 3_300_000])
+      for (const integer of [true, false]) {
+        const ticks = niceTicks(max, integer);
+        expect(new Set(ticks).size, `${max}`).toBe(ticks.length);
+        expect(ticks.at(-1), `${max}`).toBeGreaterThanOrEqual(max);
+        expect(ticks.length, `${max}`).toBeLessThanOrEqual(6);
+      }
+  });
+
+  it('shows quota ticks with as many decimals as keep their labels apart', () => {
+    // $0.0123 at most: two decimals would read $0.00, $0.00, $0.01, $0.01.
+    const ticks = niceTicks(6150, false);
+    expect(ticks.map((tick) => dollars(tick))).toEqual(['$0.00', '$0.00', '$0.01', '$0.01', '$0.02']);
+    const digits = distinctDigits(ticks, dollars);
+    expect(digits).toBe(3);
+    expect(new Set(ticks.map((tick) => dollars(tick, digits))).size).toBe(ticks.length);
+    expect(distinctDigits(niceTicks(5_000_000, false), dollars)).toBe(2);
   });
 });

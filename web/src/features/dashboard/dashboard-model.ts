@@ -123,3 +123,31 @@ export const isEmptyUsage = (usage: Usage): boolean =>
  */
 export const quotaDigits = (formatQuota: (quota: number, digits?: number) => string, value: number): number =>
   [2, 4].find((digits) => value <= 0 || formatQuota(value, digits) !== formatQuota(0, digits)) ?? 6;
+
+/**
+ * The ticks of a value axis from 0 to at least `max`: about `count` steps of 1, 2, 2.5 or 5 times a
+ * power of ten (whole steps for counts), so no two ticks are equal.
+ */
+export const niceTicks = (max: number, integer: boolean, count = 4): number[] => {
+  const top = Number.isFinite(max) && max > 0 ? max : 1;
+  const raw = top / count;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const nice = [1, 2, 2.5, 5, 10].map((multiple) => multiple * magnitude).find((step) => step >= raw) ?? raw;
+  const step = integer ? Math.max(1, Math.ceil(nice)) : nice;
+  const steps = Math.ceil(top / step - 1e-9);
+  return Array.from({ length: steps + 1 }, (_, index) => Number((index * step).toPrecision(12)));
+};
+
+/**
+ * The fewest decimals (from `from`, at most 8) that give every tick a label of its own: two decimals
+ * show $0.0035 and $0.0070 both as $0.00.
+ */
+export const distinctDigits = (
+  ticks: readonly number[],
+  format: (value: number, digits: number) => string,
+  from = 2,
+): number => {
+  for (let digits = from; digits < 8; digits += 1)
+    if (new Set(ticks.map((tick) => format(tick, digits))).size === ticks.length) return digits;
+  return 8;
+};

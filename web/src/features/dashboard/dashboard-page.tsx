@@ -80,7 +80,6 @@ export const DashboardPage = () => {
       ...(usage.data?.models ?? []).map((model) => model.quota),
     ),
   );
-  const showQuota = (quota: number) => formatQuota(quota, digits);
 
   return (
     <PageCard
@@ -136,7 +135,7 @@ export const DashboardPage = () => {
                 />
               ) : (
                 <Suspense fallback={<ChartsLoader />}>
-                  <DashboardCharts usage={usage.data} formatQuota={showQuota} />
+                  <DashboardCharts usage={usage.data} formatQuota={formatQuota} digits={digits} />
                 </Suspense>
               )}
             </Stack>
