@@ -11,6 +11,7 @@ import {
   badgeColor,
   balanceText,
   CHANNEL_STATUSES,
+  channelTypeLabel,
   channelTypeOf,
   priorityOf,
   RESPONSE_TIME_COLORS,
@@ -22,7 +23,7 @@ import {
 /** The cells of a channel row that show or edit one value. */
 
 export const ChannelTypeBadge = ({ type }: { type: number }) => {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const entry = channelTypeOf(type);
   return (
     <Badge
@@ -30,7 +31,7 @@ export const ChannelTypeBadge = ({ type }: { type: number }) => {
       variant="outline"
       style={{ whiteSpace: 'nowrap' }}
     >
-      {entry?.text ?? t('channel.unknownType')}
+      {entry ? channelTypeLabel(entry, i18n.language) : t('channel.unknownType')}
     </Badge>
   );
 };

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   badgeColor,
   balanceText,
+  channelTypeLabel,
   channelTypeOf,
   priorityOf,
   RESPONSE_TIME_COLORS,
@@ -112,5 +113,18 @@ describe('channel types', () => {
       'yellow',
     ];
     for (const type of CHANNEL_TYPES) expect(palette).toContain(badgeColor(type.color));
+  });
+});
+
+describe('channel type labels', () => {
+  it('speaks Chinese in the Chinese console and the catalogue elsewhere', () => {
+    const ali = channelTypeOf(CHANNEL_TYPE.ali);
+    if (!ali) throw new Error('no Alibaba type');
+    expect(channelTypeLabel(ali, 'zh')).toBe('阿里通义千问');
+    expect(channelTypeLabel(ali, 'en')).toBe('Alibaba Tongyi Qianwen');
+    for (const type of CHANNEL_TYPES) expect(channelTypeLabel(type, 'zh'), type.text).not.toBe('');
+    expect(new Set(CHANNEL_TYPES.map((type) => channelTypeLabel(type, 'zh'))).size).toBe(
+      CHANNEL_TYPES.length,
+    );
   });
 });

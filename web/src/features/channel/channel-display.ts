@@ -1,5 +1,12 @@
-import { CHANNEL_TYPE, CHANNEL_TYPES, type ChannelType } from '@sluice/contract/channel-types';
+import {
+  CHANNEL_TYPE,
+  CHANNEL_TYPE_NAMES,
+  CHANNEL_TYPES,
+  type ChannelType,
+  type ChannelTypeName,
+} from '@sluice/contract/channel-types';
 import { CHANNEL_STATUS } from '@sluice/contract/statuses';
+import { ZH_CHANNEL_TYPE_LABELS } from '../../i18n/zh/channel-types.js';
 import { formatNumber } from '../../lib/format.js';
 
 /** How the channel list shows a channel (spec §4, §9): type, status, response time, balance. */
@@ -18,6 +25,14 @@ const TYPES = new Map<number, ChannelType>(CHANNEL_TYPES.map((type) => [type.val
 
 /** The catalogue entry of a type id, or undefined for an unknown type. */
 export const channelTypeOf = (type: number): ChannelType | undefined => TYPES.get(type);
+
+const NAMES = new Map<number, ChannelTypeName>(CHANNEL_TYPE_NAMES.map((name) => [CHANNEL_TYPE[name], name]));
+
+/** A type's label in the console's language: Chinese from the console's table, else the catalogue's. */
+export const channelTypeLabel = (type: ChannelType, language: string): string => {
+  const name = NAMES.get(type.value);
+  return language.startsWith('zh') && name ? ZH_CHANNEL_TYPE_LABELS[name] : type.text;
+};
 
 /** The statuses a channel shows by name: enabled, manually disabled, disabled by the program. */
 export type ChannelStatusKey = Exclude<keyof typeof CHANNEL_STATUS, 'unknown'>;

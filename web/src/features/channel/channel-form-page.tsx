@@ -28,15 +28,15 @@ import {
   MODEL_MAPPING_EXAMPLE,
   type ChannelFormState,
 } from './channel-form-model.js';
+import { channelTypeLabel } from './channel-display.js';
 import { ModelsField, typeModels } from './channel-models-field.js';
 import { AddressFields, KeyFields, TypeNote } from './channel-type-fields.js';
 
 const MONOSPACE = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
-const TYPE_OPTIONS = CHANNEL_TYPES.map((type) => ({ value: String(type.value), label: type.text }));
 
 /** Channel form (/channel/add and /channel/edit/:id, spec §2, §5, §9). */
 export const ChannelFormPage = () => {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const id = Number(useParams().id ?? 0);
@@ -98,7 +98,10 @@ export const ChannelFormPage = () => {
               label={t('channel.form.type')}
               required
               searchable
-              data={TYPE_OPTIONS}
+              data={CHANNEL_TYPES.map((type) => ({
+                value: String(type.value),
+                label: channelTypeLabel(type, i18n.language),
+              }))}
               value={String(form.type)}
               allowDeselect={false}
               onChange={(value) => value !== null && setType(Number(value))}
