@@ -24,8 +24,7 @@ const textOf = (body: unknown): string | undefined => {
 };
 
 /** As one-api counts it: the prompt is the text's length in bytes, no completion tokens. */
-const usageFor = (meta: RelayRequestMeta) =>
-  usageOf(Buffer.byteLength(promptOf(meta.body)), 0);
+const usageFor = (meta: RelayRequestMeta) => usageOf(Buffer.byteLength(promptOf(meta.body)), 0);
 
 const idOf = (meta: RelayRequestMeta): string => `chatcmpl-deepl-${meta.channel.id}-${nowSeconds()}`;
 
