@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { DESKTOP, MOBILE, loginThroughForm, startHarness, type Harness } from './support/harness.js';
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
+import {
+  DESKTOP,
+  MOBILE,
+  loginThroughForm,
+  startHarness,
+  toastTexts,
+  type Harness,
+} from './support/harness.js';
 import { createChannel } from './support/seed.js';
 
 const VIEWPORTS = [
@@ -101,5 +109,32 @@ describe('console: details of issue 21', () => {
       expect(await overlaps(toast, redeem)).toBe(false);
     // Clickable: nothing lies on top of its centre.
     await redeem.click({ trial: true, timeout: 1_000 });
+  });
+
+  it.each(VIEWPORTS)('speaks Chinese for channel types and server messages (%s)', async (_, viewport) => {
+    const root = await harness.root();
+    const created = await root.post('/api/channel/', {
+      name: 'qwen',
+      type: CHANNEL_TYPE.ali,
+      key: 'sk-qwen',
+      models: 'qwen-turbo',
+      group: 'default',
+    });
+    expect(created.body.success, created.text).toBe(true);
+    const page = await harness.newPage({ viewport, locale: 'zh-CN' });
+    await loginThroughForm(page, 'root', 'not-the-password');
+    await expect.poll(() => toastTexts(page)).toContainEqual(expect.stringContaining('用户名或密码错误'));
+    await loginThroughForm(page, 'root', '123456');
+    await page.waitForURL('**/user/edit');
+    await page.goto('/channel');
+    await page
+      .getByTestId('channel-row')
+      .filter({ hasText: 'qwen' })
+      .getByText('阿里通义千问')
+      .first()
+      .waitFor();
+    await page.goto('/channel/add');
+    await page.getByTestId('channel-type').click();
+    await page.getByRole('option', { name: '百度文心千帆' }).waitFor();
   });
 });

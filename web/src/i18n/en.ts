@@ -6,6 +6,7 @@ import { enDashboard } from './en/dashboard.js';
 import { enOptions } from './en/options.js';
 import { enRedemption } from './en/redemption.js';
 import { enSite } from './en/site.js';
+import { enServer } from './en/server.js';
 import { enUsers } from './en/users.js';
 
 /**
@@ -23,6 +24,7 @@ export const en = {
   ...enUsers,
   ...enOptions,
   ...enDashboard,
+  ...enServer,
 };
 
 /** The shape every other language must fill. */

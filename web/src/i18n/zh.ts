@@ -6,6 +6,7 @@ import { zhDashboard } from './zh/dashboard.js';
 import { zhOptions } from './zh/options.js';
 import { zhRedemption } from './zh/redemption.js';
 import { zhSite } from './zh/site.js';
+import { zhServer } from './zh/server.js';
 import { zhUsers } from './zh/users.js';
 
 /** The Chinese catalogue (same keys as en.ts, area by area). */
@@ -18,4 +19,5 @@ export const zh: Messages = {
   ...zhUsers,
   ...zhOptions,
   ...zhDashboard,
+  ...zhServer,
 };

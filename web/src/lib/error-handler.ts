@@ -1,5 +1,6 @@
 import { i18n } from '../i18n/i18n.js';
 import { BusinessError, HttpError } from './api-client.js';
+import { serverText } from './server-messages.js';
 import { signOut } from './session.js';
 import { showError, showInfo } from './toast.js';
 
@@ -10,6 +11,8 @@ export interface ErrorHandlerDeps {
   readonly showError: (message: string) => void;
   readonly showInfo: (message: string) => void;
   readonly translate: (key: ErrorTextKey, values?: Record<string, string>) => string;
+  /** A message of the server in the console's language (unknown messages as they are). */
+  readonly serverText?: (message: string) => string;
   /** Full navigation (a 401 resets every state). */
   readonly redirect: (url: string) => void;
   readonly currentPath: () => string;
@@ -35,6 +38,7 @@ export interface ReportOptions {
 export const createErrorHandler =
   (deps: ErrorHandlerDeps) =>
   (error: unknown, options: ReportOptions = {}): void => {
+    const fromServer = deps.serverText ?? ((message: string) => message);
     if (error instanceof HttpError) {
       switch (error.status) {
         case 401:
@@ -51,12 +55,12 @@ export const createErrorHandler =
           deps.showInfo(deps.translate('errors.demoOnly'));
           return;
         default:
-          deps.showError(deps.translate('errors.withMessage', { message: error.message }));
+          deps.showError(deps.translate('errors.withMessage', { message: fromServer(error.message) }));
           return;
       }
     }
     if (error instanceof BusinessError) {
-      deps.showError(error.message);
+      deps.showError(fromServer(error.message));
       return;
     }
     if (error instanceof DOMException && error.name === 'AbortError') return;
@@ -73,6 +77,8 @@ export const handleError = createErrorHandler({
   showError,
   showInfo,
   translate: (key, values) => i18n.t(key, { ...values, defaultValue: key }),
+  serverText: (message) =>
+    serverText(message, (key, values) => i18n.t(key, { ...values, defaultValue: message })),
   redirect: (url) => globalThis.location.assign(url),
   currentPath: () => globalThis.location.pathname,
   clearSession: signOut,

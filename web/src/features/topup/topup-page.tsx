@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ListState } from '../../components/list-state.js';
 import { api, BusinessError, HttpError } from '../../lib/api-client.js';
 import { handleError } from '../../lib/error-handler.js';
+import { serverText } from '../../lib/server-messages.js';
 import { useQuotaFormatter } from '../../lib/format.js';
 import { useStatus } from '../../lib/status.js';
 import { showError } from '../../lib/toast.js';
@@ -56,7 +57,7 @@ export const TopUpPage = () => {
       else
         setResult({
           ok: false,
-          text: error instanceof BusinessError ? error.message : t('topup.requestFailed'),
+          text: error instanceof BusinessError ? serverText(error.message, t) : t('topup.requestFailed'),
         });
     },
   });

@@ -1,0 +1,42 @@
+import type { Catalogue } from '../catalogue.js';
+import type { enServer } from '../en/server.js';
+
+/** 中文：服务器返回的消息（`lib/server-messages.ts` 按消息原文对应）。 */
+export const zhServer: Catalogue<typeof enServer> = {
+  server: {
+    loginFailed: '用户名或密码错误，或用户已被封禁',
+    insufficientRole: '无权进行此操作，权限不足',
+    notLoggedIn: '无权进行此操作，未登录且未提供 access token',
+    accessTokenInvalid: '无权进行此操作，access token 无效',
+    rootOnlyOption: '无权进行此操作，只有超级管理员可以修改此设置',
+    userBanned: '用户已被封禁',
+    userMissing: '用户不存在',
+    usernameTaken: '用户名已被占用',
+    tokenMissing: '令牌不存在',
+    redemptionMissing: '兑换码不存在',
+    redeemInvalid: '兑换失败：无效的兑换码',
+    redeemUsed: '兑换失败：该兑换码已被使用',
+    registrationClosed: '管理员关闭了新用户注册',
+    passwordLoginOff: '管理员关闭了密码登录',
+    passwordRegisterOff: '管理员关闭了通过密码进行注册，请使用第三方账户验证的形式进行注册',
+    emailVerificationOn: '管理员开启了邮箱验证，请输入邮箱地址和验证码',
+    verificationWrong: '验证码错误或已过期',
+    emailNotRegistered: '该邮箱地址未注册',
+    resetLinkInvalid: '重置链接非法或已过期',
+    rootNotDeleted: '无法删除超级管理员用户',
+    rootNotDemoted: '无法降级超级管理员用户',
+    rootNotDisabled: '无法禁用超级管理员用户',
+    sameLevelUpdate: '无权更新同权限等级或更高权限等级的用户信息',
+    sameLevelDelete: '无权删除同权限等级或更高权限等级的用户',
+    alreadyAdmin: '该用户已经是管理员',
+    alreadyCommon: '该用户已经是普通用户',
+    githubOff: '管理员未开启通过 GitHub 登录以及注册',
+    larkOff: '管理员未开启通过飞书登录以及注册',
+    wechatOff: '管理员未开启通过微信登录以及注册',
+    stateMismatch: 'state 为空或不一致',
+    bodyTooLarge: '请求体过大',
+    invalidParameter: '无效的参数',
+    invalidParameterDetail: '参数错误：{{detail}}',
+    emailFailed: '发送邮件失败：{{detail}}',
+  },
+};
