@@ -75,7 +75,7 @@ export const LogTable = ({ logs, admin }: { logs: Log[]; admin: boolean }) => {
             <Table.Td>{log.prompt_tokens || ''}</Table.Td>
             <Table.Td>{log.completion_tokens || ''}</Table.Td>
             <Table.Td style={{ whiteSpace: 'nowrap' }}>{log.quota ? formatQuota(log.quota, 6) : ''}</Table.Td>
-            <Table.Td miw={160} maw={360}>
+            <Table.Td miw={120} maw={360}>
               <Text inherit lineClamp={3} style={{ overflowWrap: 'anywhere' }}>
                 {log.content}
               </Text>
