@@ -4,12 +4,13 @@ import type { NativeFormat, Usage } from '../providers/adaptor.js';
 import { countTextTokens } from '../metering/token-counter.js';
 import { nativeStream, type NativeOutcome } from '../stream/native-stream.js';
 import { readWhole, settle, streamFailure, streamReply, usageOrCount, type Answer } from './answers.js';
-import { AttemptFailure } from './upstream-error.js';
+import { AttemptFailure, scrub } from './upstream-error.js';
 import { reply, safeJson, type RelayReply } from './relay-response.js';
 
 /**
- * A stream in the client's own format, passed on byte for byte once it opened; settled at the end
- * by the usage its events carried (or the tokens counted locally).
+ * A stream in the client's own format, passed on byte for byte once it opened (or its events sent
+ * as server-sent events, when the format decodes another framing: what it words itself scrubbed);
+ * settled at the end by the usage its events carried (or the tokens counted locally).
  */
 const nativeStreamAnswer = (answer: Answer, native: NativeFormat): RelayReply | Promise<RelayReply> => {
   const { response } = answer;
@@ -18,6 +19,7 @@ const nativeStreamAnswer = (answer: Answer, native: NativeFormat): RelayReply | 
     adaptor: answer.adaptor,
     upstream: response,
     abortUpstream: () => response.body.destroy(),
+    frames: native.decodeStream?.((text) => scrub(text, answer.meta.channel)),
     onFinish: (outcome) => {
       const usage = usageOrCount(
         answer,

@@ -159,6 +159,14 @@ export interface NativeFormat {
   streamTap(): (event: SseEvent) => NativeStreamStep;
   /** The text generated in an event the tap marked `textLater`. */
   eventText(data: string): string;
+  /**
+   * A fresh decoder of one stream that comes in another framing than the client's (Bedrock's binary
+   * event stream of Anthropic events): the client's events, name and data as its own stream carries
+   * them, which the relay sends as server-sent events (read by the tap like any). An error the
+   * decoder words itself passes its text through `scrub` first. Absent for a stream already in the
+   * client's framing: its bytes go to the client as they came.
+   */
+  decodeStream?(scrub: (text: string) => string): StreamDecoder;
 }
 
 /** A fresh access token, as a token endpoint answered it. */

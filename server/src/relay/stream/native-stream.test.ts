@@ -1,8 +1,16 @@
 import { readFileSync } from 'node:fs';
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { describe, expect, it } from 'vitest';
 import { anthropicAdaptor } from '../providers/anthropic/index.js';
 import { geminiAdaptor } from '../providers/gemini/index.js';
+import { bedrockAdaptor } from '../providers/bedrock/index.js';
 import type { Adaptor, NativeFormat } from '../providers/adaptor.js';
+import { scrub } from '../pipeline/upstream-error.js';
+import {
+  claudeChunkFrames,
+  converseFrames,
+  readBedrockRecording,
+} from '../../test-support/bedrock-frames.js';
 import { UpstreamBody } from '../upstream/upstream-body.js';
 import { nativeStream, type NativeOutcome } from './native-stream.js';
 import { StreamRefused } from './stream-opening.js';
@@ -19,7 +27,7 @@ const nativeOf = (adaptor: Adaptor): NativeFormat => {
 };
 
 /** Relays `pieces` (one per turn of the event loop, as socket reads come) through a native stream. */
-const run = async (adaptor: Adaptor, pieces: readonly Buffer[]) => {
+const run = async (adaptor: Adaptor, pieces: readonly Buffer[], reframed = false) => {
   const body = new UpstreamBody();
   const feed = (index: number) => {
     const piece = pieces[index];
@@ -42,6 +50,8 @@ const run = async (adaptor: Adaptor, pieces: readonly Buffer[]) => {
     onFinish: (finished) => {
       outcome = finished;
     },
+    // As native-answers.ts gives it: the format's decoder, scrubbing with the channel's secrets.
+    frames: reframed ? nativeOf(adaptor).decodeStream?.((text) => scrub(text, BEDROCK_CHANNEL)) : undefined,
   });
   const opened = await stream.open();
   const out: Buffer[] = [];
@@ -51,6 +61,24 @@ const run = async (adaptor: Adaptor, pieces: readonly Buffer[]) => {
       out.push(Buffer.from(chunk));
   return { bytes: Buffer.concat(out), outcome, aborted };
 };
+
+/** A Bedrock channel whose key (ak|sk|region) an exception quotes. */
+const BEDROCK_CHANNEL = {
+  id: 1,
+  type: CHANNEL_TYPE.aws,
+  key: 'AKIDBEDROCK01|bedrock/secret+key/0123456789|us-west-2',
+  baseUrl: 'https://bedrock.internal.example',
+  config: {},
+};
+const BEDROCK_SECRET = 'bedrock/secret+key/0123456789';
+
+/** InvokeModelWithResponseStream's recorded events, framed as Bedrock sends them. */
+const CLAUDE_EVENTS = readBedrockRecording('bedrock-claude-stream.recorded.json') as { type: string }[];
+const BEDROCK_CLAUDE = claudeChunkFrames(CLAUDE_EVENTS);
+/** The Anthropic stream the client gets: each event named by its type, its data the frame's bytes unchanged. */
+const CLAUDE_SSE = CLAUDE_EVENTS.map(
+  (event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`,
+).join('');
 
 /** The stream cut in two at `at`. */
 const cut = (bytes: Buffer, at: number) => [bytes.subarray(0, at), bytes.subarray(at)];
@@ -113,5 +141,102 @@ describe('a native stream (the client’s format is the channel’s own)', () =>
       (caught: unknown) => caught,
     );
     expect(ended).toBeInstanceOf(StreamRefused);
+  });
+
+  describe('a Bedrock Claude stream (AWS’s event stream of Anthropic events), re-framed as Anthropic’s SSE', () => {
+    it('sends each chunk’s event with its data as it came and reads the usage, cut at every byte boundary', async () => {
+      const whole = await run(bedrockAdaptor, [BEDROCK_CLAUDE], true);
+      expect(whole.bytes.toString('utf8')).toBe(CLAUDE_SSE);
+      expect(whole.outcome).toEqual({
+        usage: { prompt_tokens: 25, completion_tokens: 15, total_tokens: 40 },
+        final: true,
+        text: '',
+        aborted: false,
+      });
+      for (let at = 1; at < BEDROCK_CLAUDE.length; at += 1) {
+        const split = await run(bedrockAdaptor, cut(BEDROCK_CLAUDE, at), true);
+        expect(split.bytes.toString('utf8')).toBe(CLAUDE_SSE);
+        expect(split.outcome).toEqual(whole.outcome);
+      }
+    });
+
+    it('sends a stream that comes byte by byte whole, nothing before it opened lost', async () => {
+      const bytes = [...BEDROCK_CLAUDE].map((byte) => Buffer.from([byte]));
+      const relayed = await run(bedrockAdaptor, bytes, true);
+      expect(relayed.bytes.toString('utf8')).toBe(CLAUDE_SSE);
+      expect(relayed.outcome?.usage?.completion_tokens).toBe(15);
+    });
+
+    it('ends with Anthropic’s error event for an exception mid-stream, its type mapped and the key scrubbed', async () => {
+      const broken = Buffer.concat([
+        claudeChunkFrames(CLAUDE_EVENTS.slice(0, 3)),
+        converseFrames([
+          [
+            'throttlingException',
+            { message: `Too many requests for ${BEDROCK_SECRET} at ${BEDROCK_CHANNEL.baseUrl}` },
+            'exception',
+          ],
+        ]),
+      ]);
+      for (const at of [1, 100, broken.length - 5]) {
+        const relayed = await run(bedrockAdaptor, cut(broken, at), true);
+        const text = relayed.bytes.toString('utf8');
+        const head = CLAUDE_EVENTS.slice(0, 3)
+          .map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
+          .join('');
+        expect(text).toBe(
+          head +
+            'event: error\ndata: {"type":"error","error":{"type":"rate_limit_error",' +
+            '"message":"Too many requests for [redacted] at [upstream]"}}\n\n',
+        );
+        expect(text).not.toContain(BEDROCK_SECRET);
+        // Cut before message_delta: the input as message_start said it, the output counted from the text.
+        expect(relayed.outcome).toMatchObject({ final: false, text: 'Hello', usage: { prompt_tokens: 25 } });
+      }
+    });
+
+    it('maps each of Bedrock’s stream exceptions to Anthropic’s error type', async () => {
+      const typeOf = async (exception: string) => {
+        const relayed = await run(
+          bedrockAdaptor,
+          [
+            Buffer.concat([
+              claudeChunkFrames(CLAUDE_EVENTS.slice(0, 1)),
+              converseFrames([[exception, { message: 'failed' }, 'exception']]),
+            ]),
+          ],
+          true,
+        );
+        const last = relayed.bytes.toString('utf8').split('event: error\ndata: ')[1] ?? '';
+        return (JSON.parse(last) as { error: { type: string } }).error.type;
+      };
+      expect(await typeOf('modelStreamErrorException')).toBe('api_error');
+      expect(await typeOf('internalServerException')).toBe('api_error');
+      expect(await typeOf('serviceUnavailableException')).toBe('overloaded_error');
+      expect(await typeOf('modelTimeoutException')).toBe('timeout_error');
+      expect(await typeOf('validationException')).toBe('invalid_request_error');
+      expect(await typeOf('somethingNewException')).toBe('api_error');
+    });
+
+    it('refuses a stream whose first frame is an exception, or that is not an event stream: nothing answered', async () => {
+      const throttled = await run(
+        bedrockAdaptor,
+        [converseFrames([['throttlingException', { message: `slow down ${BEDROCK_SECRET}` }, 'exception']])],
+        true,
+      ).catch((caught: unknown) => caught);
+      expect(throttled).toBeInstanceOf(StreamRefused);
+      expect((throttled as StreamRefused).upstream).toMatchObject({
+        type: 'rate_limit_error',
+        message: 'slow down [redacted]',
+      });
+      const garbage = await run(bedrockAdaptor, [Buffer.from('<html>bad gateway</html>')], true).catch(
+        (caught: unknown) => caught,
+      );
+      expect(garbage).toBeInstanceOf(StreamRefused);
+      const cutShort = await run(bedrockAdaptor, [BEDROCK_CLAUDE.subarray(0, 40)], true).catch(
+        (caught: unknown) => caught,
+      );
+      expect(cutShort).toBeInstanceOf(StreamRefused);
+    });
   });
 });

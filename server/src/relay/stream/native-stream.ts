@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { createSseParser } from '../../lib/sse.js';
-import type { Adaptor, NativeFormat, Usage } from '../providers/adaptor.js';
+import type { Adaptor, NativeFormat, StreamDecoder, Usage } from '../providers/adaptor.js';
 import type { ChunkSource } from '../pipeline/relay-response.js';
 import type { UpstreamResponse } from '../upstream/upstream.js';
 import { OPENING_LIMIT_BYTES, StreamRefused, endedUnopened, refusedGarbage } from './stream-opening.js';
@@ -13,6 +13,11 @@ export interface NativeStreamOptions {
   readonly upstream: UpstreamResponse;
   readonly abortUpstream: () => void;
   readonly onFinish: (outcome: NativeOutcome) => void;
+  /**
+   * The format's decoder of a stream in another framing than the client's (the format's
+   * `decodeStream`): its events are sent as server-sent events. Absent, the bytes go as they came.
+   */
+  readonly frames?: StreamDecoder | undefined;
 }
 
 /** How a native stream ended: its usage is `final` only when the provider's last word on it came. */
@@ -32,13 +37,26 @@ export interface NativeStream extends ChunkSource {
 
 const NO_BYTES = Buffer.alloc(0);
 
+/** An event as the client's server-sent events say it (a data of several lines, line by line). */
+const sseEvent = (name: string, data: string): string =>
+  (name === '' ? '' : `event: ${name}\n`) +
+  (data.includes('\n') || data.includes('\r')
+    ? data
+        .split(/\r\n|\r|\n/)
+        .map((line) => `data: ${line}\n`)
+        .join('')
+    : `data: ${data}\n`) +
+  '\n';
+
 /**
  * A stream in the client's own format, relayed byte for byte: every event is read (the format's tap
  * gives the usage and the text) but none is changed, dropped or added. Held only until it opens, as
- * the translated streams are (stream-opening.ts).
+ * the translated streams are (stream-opening.ts). A stream in another framing (`frames`) is decoded
+ * into the client's events, each sent with its data as it came.
  */
 export const nativeStream = (options: NativeStreamOptions): NativeStream => {
   const tap = options.native.streamTap();
+  const frames = options.frames;
   const parser = createSseParser();
   const decoder = new StringDecoder('utf8');
   const body = options.upstream.body;
@@ -58,10 +76,20 @@ export const nativeStream = (options: NativeStreamOptions): NativeStream => {
     options.onFinish({ usage, final, text, aborted });
   };
 
-  /** Reads the events in `chunk` (and the stream's end with `last`). */
-  const read = (chunk: Buffer, last: boolean) => {
-    const events = parser.feed(decoder.write(chunk));
-    if (last) events.push(...parser.end());
+  /**
+   * Reads the events in `chunk` (and the stream's end with `last`): the client's text of them when
+   * the stream is re-framed, else '' (the chunk itself goes to the client).
+   */
+  const read = (chunk: Buffer, last: boolean): string => {
+    let events;
+    if (frames) {
+      events = frames.feed(chunk);
+      if (last) events.push(...frames.end());
+    } else {
+      events = parser.feed(decoder.write(chunk));
+      if (last) events.push(...parser.end());
+    }
+    let out = '';
     for (const event of events) {
       const step = tap(event);
       if (!opened) {
@@ -71,7 +99,7 @@ export const nativeStream = (options: NativeStreamOptions): NativeStream => {
               'the upstream answered a stream that does not start with an event of its format',
             step.error,
           );
-          return;
+          return out;
         }
         if (step.opening === 'open') opened = true;
       }
@@ -81,11 +109,15 @@ export const nativeStream = (options: NativeStreamOptions): NativeStream => {
       }
       if (step.text) text += step.text;
       if (step.textLater && !final) textEvents.push(event.data);
+      if (frames) out += sseEvent(event.event, event.data);
     }
+    return out;
   };
 
   const unopened: Buffer[] = [];
   let unopenedSize = 0;
+  // A re-framed stream's text before it opened (its bytes are not the client's).
+  let head = '';
   let held: Uint8Array | undefined;
 
   /** One upstream chunk before the stream opened: the answer once it opens, undefined to read on. */
@@ -93,7 +125,7 @@ export const nativeStream = (options: NativeStreamOptions): NativeStream => {
     unopened.push(chunk);
     unopenedSize += chunk.length;
     try {
-      read(chunk, last);
+      head += read(chunk, last);
     } catch {
       refusal ??= refusedGarbage();
     }
@@ -105,8 +137,13 @@ export const nativeStream = (options: NativeStreamOptions): NativeStream => {
       throw refusal;
     }
     if (!opened) return undefined;
-    const first = unopened.length === 1 && unopened[0] ? unopened[0] : Buffer.concat(unopened);
+    const first = frames
+      ? Buffer.from(head, 'utf8')
+      : unopened.length === 1 && unopened[0]
+        ? unopened[0]
+        : Buffer.concat(unopened);
     unopened.length = 0;
+    head = '';
     if (last) {
       source.done = true;
       finish(false);
@@ -136,23 +173,28 @@ export const nativeStream = (options: NativeStreamOptions): NativeStream => {
         held = undefined;
         return first;
       }
-      if (source.done) return undefined;
-      let chunk;
-      try {
-        chunk = await body.next();
-      } catch (error) {
-        // Broken off mid-stream: billed for what came; the client's connection is cut (relay-http).
-        source.done = true;
-        finish(false);
-        throw error;
+      for (;;) {
+        if (source.done) return undefined;
+        let chunk;
+        try {
+          chunk = await body.next();
+        } catch (error) {
+          // Broken off mid-stream: billed for what came; the client's connection is cut (relay-http).
+          source.done = true;
+          finish(false);
+          throw error;
+        }
+        const last = chunk === undefined || body.ended;
+        const out = read(chunk ?? NO_BYTES, last);
+        if (last) {
+          source.done = true;
+          finish(false);
+        }
+        if (!frames) return chunk;
+        // A re-framed stream answers once a chunk completed an event (or at its end).
+        if (out !== '') return Buffer.from(out, 'utf8');
+        if (last) return undefined;
       }
-      const last = chunk === undefined || body.ended;
-      read(chunk ?? NO_BYTES, last);
-      if (last) {
-        source.done = true;
-        finish(false);
-      }
-      return chunk;
     },
     cancel: () => {
       source.done = true;

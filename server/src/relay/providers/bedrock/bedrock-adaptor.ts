@@ -10,17 +10,12 @@ import { bedrockClaudeBody, bedrockClaudeStream, parseBedrockClaudeResponse } fr
 import { converseBody } from './bedrock-converse-request.js';
 import { parseBedrockError, parseConverseResponse } from './bedrock-converse-response.js';
 import { createConverseStreamState, mapConverseStreamEvent } from './bedrock-converse-stream.js';
-import { bedrockBaseUrl, bedrockCredentials } from './bedrock-credentials.js';
+import { bedrockAnthropicNative } from './bedrock-anthropic-native.js';
+import { bedrockCredentials } from './bedrock-credentials.js';
 import { EXCEPTION_EVENT, createEventStreamDecoder } from './bedrock-event-stream.js';
 import { bedrockModelId, isBedrockClaude } from './bedrock-models.js';
+import { bedrockRequest } from './bedrock-request.js';
 import { signBedrockRequest } from './bedrock-signing.js';
-
-const JSON_TYPE = 'application/json';
-const EVENT_STREAM_TYPE = 'application/vnd.amazon.eventstream';
-
-/** The operation's path: InvokeModel for Claude, Converse for the rest, each with its stream variant. */
-const operationOf = (claude: boolean, stream: boolean): string =>
-  claude ? (stream ? 'invoke-with-response-stream' : 'invoke') : stream ? 'converse-stream' : 'converse';
 
 const newId = (): string => `chatcmpl-${randomUUID().replaceAll('-', '')}`;
 
@@ -43,28 +38,21 @@ const withExceptions = (translate: StreamTranslator): StreamTranslator => {
  * the channel's region (its base URL when set), signed with SigV4 (`sign`, after the request is
  * built) or carrying a Bedrock API key. Claude models through InvokeModel with Anthropic's body
  * (`anthropic_version: bedrock-2023-05-31`); every other family through Converse. Streams are AWS's
- * binary event stream, decoded by `decodeStream`.
+ * binary event stream, decoded by `decodeStream`. An Anthropic client on a Claude model is passed
+ * through natively (bedrock-anthropic-native.ts).
  */
 export const bedrockAdaptor: TranslatingAdaptor = {
   kind: 'translating',
   modes: ['chat'],
-  buildRequest: (body, meta) => {
-    const credentials = bedrockCredentials(meta.channel);
-    const modelId = bedrockModelId(meta.model);
-    const claude = isBedrockClaude(modelId);
-    const base = bedrockBaseUrl(meta.channel, credentials.region);
-    const headers: Record<string, string> = {
-      'content-type': JSON_TYPE,
-      accept: meta.stream ? EVENT_STREAM_TYPE : JSON_TYPE,
-      ...(claude && meta.stream ? { 'x-amzn-bedrock-accept': JSON_TYPE } : {}),
-      ...(credentials.kind === 'api-key' ? { authorization: `Bearer ${credentials.apiKey}` } : {}),
-    };
-    return {
-      url: `${base}/model/${encodeURIComponent(modelId)}/${operationOf(claude, meta.stream)}`,
-      headers,
-      body: JSON.stringify(claude ? bedrockClaudeBody(body, meta.model) : converseBody(body)),
-    };
-  },
+  buildRequest: (body, meta) =>
+    bedrockRequest(
+      meta,
+      JSON.stringify(
+        isBedrockClaude(bedrockModelId(meta.model))
+          ? bedrockClaudeBody(body, meta.model)
+          : converseBody(body),
+      ),
+    ),
   sign: async (request: UpstreamRequest, meta: RelayRequestMeta) => {
     const credentials = bedrockCredentials(meta.channel);
     return credentials.kind === 'sigv4' ? signBedrockRequest(request, credentials) : request;
@@ -80,4 +68,5 @@ export const bedrockAdaptor: TranslatingAdaptor = {
   },
   decodeStream: () => createEventStreamDecoder(),
   parseError: parseBedrockError,
+  native: [bedrockAnthropicNative],
 };
