@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { claudeMessage, claudeStreamEvents } from './bedrock-claude-answers.js';
 import { claudeChunkFrames, converseFrames, type RecordedFrame } from './bedrock-frames.js';
 import { listenHandler, type Listening } from './listen.js';
 import { verifySigV4 } from './sigv4-verify.js';
@@ -8,6 +9,8 @@ export interface BedrockRequest {
   readonly modelId: string;
   readonly operation: string;
   readonly body: Record<string, unknown>;
+  /** The body's bytes as they came (UTF-8). */
+  readonly raw: string;
   readonly headers: IncomingMessage['headers'];
 }
 
@@ -20,23 +23,23 @@ export interface BedrockDouble extends Listening {
   readonly channelKey: string;
   /** Answer the next request with this status, x-amzn-ErrorType and `{message}`. */
   failNext(status: number, type: string, message: string): void;
+  /** Break the next Claude stream after its first text delta with this exception frame (`:exception-type`). */
+  failMidStream(type: string, message: string): void;
   reply: string;
   usage: { inputTokens: number; outputTokens: number };
+  /** Claude calls the first tool offered (true by default). */
+  callsTools: boolean;
 }
 
 const TOOL_ID = 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q';
 
-/** Calls the first tool offered unless the last message carries a tool result. */
-const toolOf = (body: Record<string, unknown>, claude: boolean): string | undefined => {
+/** Converse calls the first tool offered unless the last message carries a tool result. */
+const toolOf = (body: Record<string, unknown>): string | undefined => {
   const messages = (body['messages'] ?? []) as { content?: unknown }[];
-  const last = JSON.stringify(messages.at(-1)?.content ?? '');
-  if (last.includes(claude ? 'tool_result' : 'toolResult')) return undefined;
-  const tools = claude
-    ? ((body['tools'] ?? []) as { name: string }[]).map((tool) => tool.name)
-    : (((body['toolConfig'] as { tools?: { toolSpec: { name: string } }[] } | undefined)?.tools ?? []).map(
-        (tool) => tool.toolSpec.name,
-      ) ?? []);
-  return tools[0];
+  if (JSON.stringify(messages.at(-1)?.content ?? '').includes('toolResult')) return undefined;
+  return ((body['toolConfig'] as { tools?: { toolSpec: { name: string } }[] } | undefined)?.tools ?? []).map(
+    (tool) => tool.toolSpec.name,
+  )[0];
 };
 
 const ARGS = { location: 'Paris' };
@@ -45,14 +48,17 @@ const ARGS = { location: 'Paris' };
  * A loopback double of bedrock-runtime: `POST /model/{modelId}/{invoke|invoke-with-response-stream|
  * converse|converse-stream}`, every request's SigV4 signature verified with the secret (AWS's 403
  * InvalidSignatureException otherwise), answering Converse's JSON and ConverseStream's event-stream
- * frames, or Claude's Anthropic message and `chunk` frames (base64 Anthropic events).
+ * frames, or Claude's Anthropic message and `chunk` frames (base64 Anthropic events: thinking when
+ * asked, a tool call when offered; bedrock-claude-answers.ts), or an exception frame mid-stream.
  */
 export const startBedrockDouble = async (): Promise<BedrockDouble> => {
   const requests: BedrockRequest[] = [];
   let failure: { status: number; type: string; message: string } | undefined;
+  let midStream: { type: string; message: string } | undefined;
   const state = {
     reply: 'Hello from Bedrock, 你好 👋',
     usage: { inputTokens: 31, outputTokens: 17 },
+    callsTools: true,
   };
   const accessKeyId = 'AKIDBEDROCKDOUBLE01';
   const secretAccessKey = 'bedrock/double+secret/0123456789abcdefghij';
@@ -92,14 +98,14 @@ export const startBedrockDouble = async (): Promise<BedrockDouble> => {
     const modelId = decodeURIComponent(match[1] ?? '');
     const operation = match[2] ?? '';
     const body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-    requests.push({ path, modelId, operation, body, headers: request.headers });
+    requests.push({ path, modelId, operation, body, raw: raw.toString('utf8'), headers: request.headers });
     if (failure) {
       const { status, type, message } = failure;
       failure = undefined;
       return fail(response, status, type, message);
     }
     const claude = operation.startsWith('invoke');
-    const tool = toolOf(body, claude);
+    const tool = claude ? undefined : toolOf(body);
     const { inputTokens, outputTokens } = state.usage;
     if (operation === 'converse') {
       const content = tool
@@ -116,73 +122,52 @@ export const startBedrockDouble = async (): Promise<BedrockDouble> => {
       );
     }
     if (operation === 'invoke') {
-      const content = tool
-        ? [{ type: 'tool_use', id: TOOL_ID, name: tool, input: ARGS }]
-        : [{ type: 'text', text: state.reply }];
       response.writeHead(200, { 'content-type': 'application/json' });
-      return response.end(
-        JSON.stringify({
-          id: 'msg_bdrk_double',
-          type: 'message',
-          role: 'assistant',
-          content,
-          stop_reason: tool ? 'tool_use' : 'end_turn',
-          usage: { input_tokens: inputTokens, output_tokens: outputTokens },
-        }),
-      );
+      return response.end(JSON.stringify(claudeMessage(body, state)));
     }
     const half = Math.ceil(state.reply.length / 2);
-    const bytes = claude
-      ? claudeChunkFrames([
-          {
-            type: 'message_start',
-            message: { id: 'msg_bdrk_double', usage: { input_tokens: inputTokens, output_tokens: 1 } },
-          },
-          { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-          {
-            type: 'content_block_delta',
-            index: 0,
-            delta: { type: 'text_delta', text: state.reply.slice(0, half) },
-          },
-          {
-            type: 'content_block_delta',
-            index: 0,
-            delta: { type: 'text_delta', text: state.reply.slice(half) },
-          },
-          {
-            type: 'message_delta',
-            delta: { stop_reason: 'end_turn' },
-            usage: { output_tokens: outputTokens },
-          },
-          { type: 'message_stop' },
+    const broken = claude ? midStream : undefined;
+    midStream = undefined;
+    const events = claude ? claudeStreamEvents(body, state) : [];
+    const bytes = broken
+      ? Buffer.concat([
+          claudeChunkFrames(
+            events.slice(0, events.findIndex((event) => event['type'] === 'content_block_delta') + 1),
+          ),
+          converseFrames([[broken.type, { message: broken.message }, 'exception']]),
         ])
-      : converseFrames([
-          ['messageStart', { role: 'assistant' }],
-          ...(tool
-            ? ([
-                [
-                  'contentBlockStart',
-                  { contentBlockIndex: 0, start: { toolUse: { toolUseId: TOOL_ID, name: tool } } },
-                ],
-                [
-                  'contentBlockDelta',
-                  { contentBlockIndex: 0, delta: { toolUse: { input: JSON.stringify(ARGS) } } },
-                ],
-              ] as RecordedFrame[])
-            : ([
-                ['contentBlockDelta', { contentBlockIndex: 0, delta: { text: state.reply.slice(0, half) } }],
-                ['contentBlockDelta', { contentBlockIndex: 0, delta: { text: state.reply.slice(half) } }],
-              ] as RecordedFrame[])),
-          ['contentBlockStop', { contentBlockIndex: 0 }],
-          ['messageStop', { stopReason: tool ? 'tool_use' : 'end_turn' }],
-          [
-            'metadata',
-            {
-              usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
-              metrics: { latencyMs: 5 },
-            },
-          ],
-        ]);
+      : claude
+        ? claudeChunkFrames(events)
+        : converseFrames([
+            ['messageStart', { role: 'assistant' }],
+            ...(tool
+              ? ([
+                  [
+                    'contentBlockStart',
+                    { contentBlockIndex: 0, start: { toolUse: { toolUseId: TOOL_ID, name: tool } } },
+                  ],
+                  [
+                    'contentBlockDelta',
+                    { contentBlockIndex: 0, delta: { toolUse: { input: JSON.stringify(ARGS) } } },
+                  ],
+                ] as RecordedFrame[])
+              : ([
+                  [
+                    'contentBlockDelta',
+                    { contentBlockIndex: 0, delta: { text: state.reply.slice(0, half) } },
+                  ],
+                  ['contentBlockDelta', { contentBlockIndex: 0, delta: { text: state.reply.slice(half) } }],
+                ] as RecordedFrame[])),
+            ['contentBlockStop', { contentBlockIndex: 0 }],
+            ['messageStop', { stopReason: tool ? 'tool_use' : 'end_turn' }],
+            [
+              'metadata',
+              {
+                usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+                metrics: { latencyMs: 5 },
+              },
+            ],
+          ]);
     response.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream' });
     // Written in odd pieces, so frames split across reads.
     for (let at = 0; at < bytes.length; at += 37) response.write(bytes.subarray(at, at + 37));
@@ -202,6 +187,9 @@ export const startBedrockDouble = async (): Promise<BedrockDouble> => {
     failNext: (status, type, message) => {
       failure = { status, type, message };
     },
+    failMidStream: (type, message) => {
+      midStream = { type, message };
+    },
     get reply() {
       return state.reply;
     },
@@ -213,6 +201,12 @@ export const startBedrockDouble = async (): Promise<BedrockDouble> => {
     },
     set usage(value) {
       state.usage = value;
+    },
+    get callsTools() {
+      return state.callsTools;
+    },
+    set callsTools(value: boolean) {
+      state.callsTools = value;
     },
   };
 };

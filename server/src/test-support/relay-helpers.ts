@@ -1,6 +1,7 @@
 import { LOG_TYPE } from '@sluice/contract/statuses';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
+import { completionRatio, modelRatio } from '../services/ratio.js';
 import { startOpenAiDouble, type OpenAiDouble } from './openai-double.js';
 import type { RelayFixture, RelayUser } from './relay-fixture.js';
 
@@ -33,6 +34,17 @@ export const relayPost = async (
   }
   return { status: response.status, contentType: response.headers.get('content-type') ?? '', text, json };
 };
+
+/**
+ * The price one-api's formula gives a usage on a channel type at the default ratios:
+ * ceil((prompt + completion × completion ratio) × model ratio), float noise ignored.
+ */
+export const formulaCost = (model: string, type: number, prompt: number, completion: number): number =>
+  Math.ceil(
+    Math.round(
+      (prompt + completion * completionRatio(model, type, {})) * modelRatio(model, type, {}).ratio * 1e6,
+    ) / 1e6,
+  );
 
 /** A one-message chat body. */
 export const chatBody = (model: string, extra: Record<string, unknown> = {}) => ({

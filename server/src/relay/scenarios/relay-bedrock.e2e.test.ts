@@ -2,22 +2,16 @@ import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { LOG_TYPE } from '@sluice/contract/statuses';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completionRatio, modelRatio } from '../../services/ratio.js';
 import { startBedrockDouble, type BedrockDouble } from '../../test-support/bedrock-double.js';
 import { startRelayFixture, type RelayFixture } from '../../test-support/relay-fixture.js';
+import { formulaCost } from '../../test-support/relay-helpers.js';
 
 const LLAMA = 'llama3-70b-8192';
 const CLAUDE = 'claude-3-5-sonnet-20241022';
 
-/** The price one-api's formula gives a usage: ceil((prompt + completion × completion ratio) × model ratio). */
+/** The price of a usage on a Bedrock channel, by one-api's formula. */
 const formula = (model: string, prompt: number, completion: number): number =>
-  Math.ceil(
-    Math.round(
-      (prompt + completion * completionRatio(model, CHANNEL_TYPE.aws, {})) *
-        modelRatio(model, CHANNEL_TYPE.aws, {}).ratio *
-        1e6,
-    ) / 1e6,
-  );
+  formulaCost(model, CHANNEL_TYPE.aws, prompt, completion);
 
 const WEATHER: OpenAI.Chat.Completions.ChatCompletionTool = {
   type: 'function',
