@@ -8,9 +8,9 @@ import { requireRole } from './middleware/auth.js';
 import { ok, okPage, readId, readJson, readKeyword, readQuery } from './respond.js';
 
 /**
- * /api/channel (admin; one-api §3.7). Keys are never answered. `/search` and `/disabled` come before
- * `/:id`; other modules mounted at /channel (test, update_balance, models) must be mounted before
- * this one, or their one-segment paths would reach `/:id`.
+ * /api/channel (admin; one-api §3.7). Keys are never answered. `/search`, `/served_models` and
+ * `/disabled` come before `/:id`; other modules mounted at /channel (test, update_balance, models)
+ * must be mounted before this one, or their one-segment paths would reach `/:id`.
  */
 export const channelRoutes = (services: Services) => {
   const routes = new Hono<AppEnv>({ strict: false });
@@ -23,6 +23,8 @@ export const channelRoutes = (services: Services) => {
     return okPage(c, items, total);
   });
   routes.get('/search', async (c) => ok(c, await channels.search(readKeyword(c))));
+  // Sluice's own: the models of every channel, enabled or not (the ratio editor's missing prices).
+  routes.get('/served_models', async (c) => ok(c, await channels.servedModels()));
   routes.get('/:id', async (c) => ok(c, await channels.get(readId(c))));
   routes.post('/', async (c) => {
     await channels.create(await readJson(c, createChannelRequestSchema));

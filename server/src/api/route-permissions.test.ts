@@ -58,6 +58,7 @@ const ROUTES: Readonly<Record<string, Level>> = {
   'GET /api/group': 'admin',
   'GET /api/channel': 'admin',
   'GET /api/channel/search': 'admin',
+  'GET /api/channel/served_models': 'admin',
   'GET /api/channel/models': 'admin',
   'GET /api/channel/:id': 'admin',
   'POST /api/channel': 'admin',
@@ -84,6 +85,8 @@ const ROUTES: Readonly<Record<string, Level>> = {
   // Administrators read and change their options only (option-roles.test.ts checks which).
   'GET /api/option': 'admin',
   'PUT /api/option': 'admin',
+  'GET /api/option/defaults': 'admin',
+  'PUT /api/option/batch': 'admin',
 };
 
 const RANK: Record<Level, number> = { public: 0, user: 1, admin: 10, root: 100 };

@@ -56,3 +56,12 @@ export const availableModels = async (db: Kysely<Tables>, group: string): Promis
     .execute();
   return [...new Set(rows.map((row) => row.model))].sort();
 };
+
+/**
+ * Sorted distinct model names of every channel, enabled or not (a disabled channel may be enabled
+ * again, and then its models are billed): the console's "models without a ratio".
+ */
+export const servedModels = async (db: Kysely<Tables>): Promise<string[]> => {
+  const rows = await db.selectFrom('abilities').select('model').distinct().execute();
+  return [...new Set(rows.map((row) => row.model))].sort();
+};

@@ -12,7 +12,7 @@ import { prefixMatch } from '../db/prefix-match.js';
 import type { ChannelsTable, Tables } from '../db/tables.js';
 import { businessError } from '../lib/app-error.js';
 import { nowSeconds } from '../lib/time.js';
-import { availableModels, rebuildAbilities } from './abilities.js';
+import { availableModels, rebuildAbilities, servedModels } from './abilities.js';
 import type { ChangeFeed } from './change-feed.js';
 import { CHANNEL_COLUMNS, toChannelRecord, type ChannelRow } from './channel-record.js';
 import { countOf, ITEMS_PER_PAGE, pageOffset } from './paging.js';
@@ -199,6 +199,7 @@ export const createChannelService = (deps: ServiceDeps, changes: ChangeFeed) => 
     removeDisabled,
     /** Sorted distinct models a group can use (enabled abilities only). */
     availableModels: (group: string): Promise<string[]> => availableModels(db, group),
+    servedModels: (): Promise<string[]> => servedModels(db),
   };
 };
 

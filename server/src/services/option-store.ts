@@ -7,6 +7,7 @@ import {
   type OptionKey,
 } from '@sluice/contract/option-keys';
 import type { Option } from '@sluice/contract/schemas/option';
+import { checkRatioMap } from '@sluice/contract/ratio-map';
 import type { Kysely } from 'kysely';
 import type { Cache } from '../cache/cache.js';
 import type { Dialect } from '../db/dsn.js';
@@ -23,10 +24,22 @@ export interface OptionStore {
   readonly values: Readonly<OptionValues>;
   /** Every stored and default option except secrets, as GET /api/option/ answers. */
   listPublic(): Option[];
+  /** The shipped default of every option except secrets, shown as listPublic shows a value. */
+  listDefaults(): Option[];
   /** Validates, stores, applies here at once and tells the other instances. */
   update(key: string, value: string): Promise<void>;
+  /**
+   * Several options at once, all or nothing: every value is validated (the first failure throws,
+   * naming its key) before one transaction stores them all; then applied and told as one change.
+   */
+  updateMany(updates: readonly OptionUpdate[]): Promise<void>;
   /** Re-reads every option from the database. */
   reload(): Promise<void>;
+}
+
+export interface OptionUpdate {
+  readonly key: string;
+  readonly value: string;
 }
 
 export interface OptionStoreDeps {
@@ -72,15 +85,27 @@ const MERGED: Partial<Record<OptionKey, (custom: RatioMap) => RatioMap>> = {
 
 /**
  * What the console sees of a value: the ratio maps merged over the built-in defaults (as one-api shows
- * them), so an admin edits the prices in force rather than an empty object.
+ * them), so an admin edits the prices in force rather than an empty object. Like one-api, a built-in
+ * price the operator deleted comes back here (one-api re-adds the missing defaults on every load, and
+ * its lookups fall back to them anyway). A stored map with entries that are not ratios (one-api's
+ * `"openrouter/auto": -500000`) is shown as it is in force, without them, so that what GET answers
+ * PUT takes back unchanged.
  */
 const shown = (key: string, value: string): string => {
   if (!isOptionKey(key)) return value;
+  const definition = OPTION_DEFINITIONS[key];
+  if (definition.kind !== 'json') return value;
+  const custom = parseOptionValue(definition, value) as Record<string, number>;
   const merged = MERGED[key];
-  if (!merged) return value;
-  const custom = parseOptionValue(OPTION_DEFINITIONS[key], value) as Record<string, number>;
-  return JSON.stringify(merged(custom), null, 2);
+  if (merged) return JSON.stringify(merged(custom), null, 2);
+  return checkRatioMap(value).ok ? value : JSON.stringify(custom);
 };
+
+const publicList = (raw: ReadonlyMap<string, string>): Option[] =>
+  [...raw.entries()]
+    .filter(([key]) => !isSecretOptionKey(key))
+    .map(([key, value]) => ({ key, value: shown(key, value) }))
+    .sort((left, right) => left.key.localeCompare(right.key));
 
 export const createOptionStore = async (deps: OptionStoreDeps): Promise<OptionStore> => {
   let raw = defaults();
@@ -94,13 +119,30 @@ export const createOptionStore = async (deps: OptionStoreDeps): Promise<OptionSt
     values = typed(raw);
   };
 
-  const store = async (key: string, value: string): Promise<void> => {
-    const insert = deps.db.insertInto('options').values({ key, value });
+  const store = async (db: Kysely<Tables>, key: string, value: string): Promise<void> => {
+    const insert = db.insertInto('options').values({ key, value });
     await (
       deps.dialect === 'mysql'
         ? insert.onDuplicateKeyUpdate({ value })
         : insert.onConflict((conflict) => conflict.column('key').doUpdateSet({ value }))
     ).execute();
+  };
+
+  const updateMany = async (updates: readonly OptionUpdate[]): Promise<void> => {
+    const next = new Map(raw);
+    for (const { key, value } of updates)
+      next.set(key, isOptionKey(key) ? validateOptionValue(key, OPTION_DEFINITIONS[key], value) : value);
+    for (const { key } of updates) checkPrerequisites(key, next.get(key) ?? '', next);
+    const written = [...new Set(updates.map(({ key }) => key))];
+    await deps.db.transaction().execute(async (trx) => {
+      for (const key of written) await store(trx, key, next.get(key) ?? '');
+    });
+    for (const key of written) raw.set(key, next.get(key) ?? '');
+    values = typed(raw);
+    // Saved: a failed broadcast is logged; the other instances reload on resync and every SYNC_FREQUENCY.
+    await deps.cache
+      .publish(TOPIC, written.join(','))
+      .catch((error: unknown) => deps.logger.error({ err: error, keys: written }, 'option broadcast failed'));
   };
 
   await reload();
@@ -114,22 +156,10 @@ export const createOptionStore = async (deps: OptionStoreDeps): Promise<OptionSt
     get values() {
       return values;
     },
-    listPublic: () =>
-      [...raw.entries()]
-        .filter(([key]) => !isSecretOptionKey(key))
-        .map(([key, value]) => ({ key, value: shown(key, value) }))
-        .sort((left, right) => left.key.localeCompare(right.key)),
-    update: async (key, value) => {
-      const normalized = isOptionKey(key) ? validateOptionValue(key, OPTION_DEFINITIONS[key], value) : value;
-      checkPrerequisites(key, normalized, raw);
-      await store(key, normalized);
-      raw.set(key, normalized);
-      values = typed(raw);
-      // Saved: a failed broadcast is logged; the other instances reload on resync and every SYNC_FREQUENCY.
-      await deps.cache
-        .publish(TOPIC, key)
-        .catch((error: unknown) => deps.logger.error({ err: error, key }, 'option broadcast failed'));
-    },
+    listPublic: () => publicList(raw),
+    listDefaults: () => publicList(defaults()),
+    update: (key, value) => updateMany([{ key, value }]),
+    updateMany,
     reload,
   };
 };

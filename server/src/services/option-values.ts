@@ -1,5 +1,5 @@
 import type { OPTION_DEFINITIONS, OptionDefinition, OptionKey } from '@sluice/contract/option-keys';
-import { z } from 'zod';
+import { checkRatioMap, readRatioMap, type RatioMapProblem } from '@sluice/contract/ratio-map';
 import { businessError } from '../lib/app-error.js';
 
 type ValueOf<D> = D extends { kind: 'bool' }
@@ -13,18 +13,11 @@ type ValueOf<D> = D extends { kind: 'bool' }
 /** Every option with its typed value. */
 export type OptionValues = { [K in OptionKey]: ValueOf<(typeof OPTION_DEFINITIONS)[K]> };
 
-const ratioMapSchema = z.record(z.string(), z.number().finite().nonnegative());
-
-const parseRatioMap = (value: string): Record<string, number> | undefined => {
-  try {
-    const parsed = ratioMapSchema.safeParse(JSON.parse(value));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
-/** Reads a stored value; a value that does not parse falls back to the default. */
+/**
+ * Reads a stored value; a value that does not parse falls back to the default. A ratio map keeps
+ * its valid entries and drops the others (a one-api database may hold `"openrouter/auto": -500000`
+ * beside the operator's prices, which must not all be lost for it).
+ */
 export const parseOptionValue = (definition: OptionDefinition, value: string): unknown => {
   switch (definition.kind) {
     case 'bool':
@@ -35,13 +28,25 @@ export const parseOptionValue = (definition: OptionDefinition, value: string): u
       return value.trim() !== '' && Number.isFinite(number) ? number : Number(definition.defaultValue);
     }
     case 'json':
-      return parseRatioMap(value) ?? parseRatioMap(definition.defaultValue) ?? {};
+      return readRatioMap(value) ?? readRatioMap(definition.defaultValue) ?? {};
     case 'string':
       return value;
   }
 };
 
 const NUMBER = /^-?\d+(\.\d+)?$/;
+
+/** Why a ratio map is refused, naming the option and, for a bad entry, the entry. */
+const ratioMapMessage = (key: string, problem: RatioMapProblem): string => {
+  switch (problem.kind) {
+    case 'json':
+      return `${key} is not a valid JSON string`;
+    case 'object':
+      return `${key} must be a JSON object mapping names to non-negative numbers`;
+    case 'entry':
+      return `${key}: ${JSON.stringify(problem.name)} must be a non-negative number`;
+  }
+};
 
 /** Checks a value before anything is stored; answers the value to store (normalised). */
 export const validateOptionValue = (key: OptionKey, definition: OptionDefinition, value: string): string => {
@@ -61,14 +66,8 @@ export const validateOptionValue = (key: OptionKey, definition: OptionDefinition
       return trimmed;
     case 'json': {
       if (trimmed === '') return '{}';
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(trimmed);
-      } catch {
-        throw businessError(`${key} is not a valid JSON string`);
-      }
-      if (!ratioMapSchema.safeParse(parsed).success)
-        throw businessError(`${key} must be a JSON object mapping names to non-negative numbers`);
+      const checked = checkRatioMap(trimmed);
+      if (!checked.ok) throw businessError(ratioMapMessage(key, checked.problem));
       return trimmed;
     }
     case 'string':

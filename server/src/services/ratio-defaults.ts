@@ -8,6 +8,8 @@
  *   USD = 500 (x USD per 1K tokens = x × USD), MILLI_USD = 0.5 (x USD per 1M tokens = x × 0.5),
  *   RMB = 500 / 7, which Go evaluates as *integer* division: 71 (so ERNIE-4.0-8K = 0.12 × 71 = 8.52).
  * Keys may carry a channel type, `name(<type id>)`, which wins over the plain name for that type.
+ * Every value is a ratio (finite, 0 or more): ratio-defaults.test.ts checks it, and
+ * api/option-round-trip.test.ts that GET /api/option/ serves them in a form PUT takes back unchanged.
  */
 export const DEFAULT_MODEL_RATIO: Readonly<Record<string, number>> = Object.freeze({
   // OpenAI (https://openai.com/pricing); images are per picture: 0.02 × USD = 10
@@ -368,7 +370,13 @@ export const DEFAULT_MODEL_RATIO: Readonly<Record<string, number>> = Object.free
   'mistralai/mistral-7b-instruct-v0.2': 25,
   'mistralai/mistral-7b-v0.1': 25,
   'mistralai/mixtral-8x7b-instruct-v0.1': 150,
-  // OpenRouter (https://openrouter.ai/models)
+  // OpenRouter (https://openrouter.ai/models). one-api also lists 'openrouter/auto' at -500000: its
+  // table was generated from OpenRouter's model list, which prices the auto router at -1 USD per
+  // token (-1 × 1M × MILLI_USD), meaning "the price of whichever model it routes to". A negative
+  // ratio is not a price (one-api's formula bills such a request 1 quota, and the option check
+  // refuses it, so the map the console shows could not be saved back). Sluice ships no ratio for it:
+  // a channel serving it is listed under "models without a ratio" in the console until the operator
+  // prices it, and meanwhile it costs UNKNOWN_MODEL_RATIO like any unpriced model.
   '01-ai/yi-large': 1.5,
   'aetherwiing/mn-starcannon-12b': 0.6,
   'ai21/jamba-1-5-large': 4,
@@ -556,7 +564,6 @@ export const DEFAULT_MODEL_RATIO: Readonly<Record<string, number>> = Object.free
   'openai/o3-mini-high': 2.2,
   'openchat/openchat-7b': 0.0275,
   'openchat/openchat-7b:free': 0,
-  'openrouter/auto': -500000,
   'perplexity/llama-3.1-sonar-huge-128k-online': 2.5,
   'perplexity/llama-3.1-sonar-large-128k-chat': 0.5,
   'perplexity/llama-3.1-sonar-large-128k-online': 0.5,
