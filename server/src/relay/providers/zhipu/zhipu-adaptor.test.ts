@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { dataOf, piecesOf, relayPieces } from '../../../test-support/adaptor-conformance-support.js';
 import type { RelayMode, RelayRequestMeta } from '../adaptor.js';
 import { zhipuAdaptor } from './zhipu-adaptor.js';
 import { zhipuJwt } from './zhipu-jwt.js';
@@ -118,5 +120,42 @@ describe('Zhipu adaptor', () => {
     ]);
     expect(end).toMatchObject({ done: true, chunks: [{ choices: [{ finish_reason: 'stop' }] }] });
     expect(translate({ event: 'error', data: 'bad' }).error?.message).toBe('bad');
+  });
+
+  const V3_STREAM = readFileSync(new URL('./zhipu-v3-stream.recorded.sse', import.meta.url));
+  const V3_TEXT = '你好👋！我是人工智能助手，\n很高兴见到你。';
+  const contentOf = (out: string) =>
+    dataOf(out)
+      .filter((data) => data !== '[DONE]')
+      .map((data) => (JSON.parse(data) as { choices: { delta: { content?: string } }[] }).choices[0])
+      .map((choice) => choice?.delta.content ?? '')
+      .join('');
+
+  it('bills a v3 stream by the usage on its finish event’s meta:, however its bytes are cut', async () => {
+    const meta = metaOf('chatglm_turbo', 'chat', true);
+    const cuts = [
+      [V3_STREAM],
+      piecesOf(V3_STREAM, 1),
+      ...[...V3_STREAM.keys()].slice(1).map((at) => [V3_STREAM.subarray(0, at), V3_STREAM.subarray(at)]),
+    ];
+    for (const [index, pieces] of cuts.entries()) {
+      const relayed = await relayPieces(zhipuAdaptor, meta, pieces, true);
+      expect(relayed.outcomes, `cut ${index}`).toEqual([
+        {
+          usage: { prompt_tokens: 2, completion_tokens: 17, total_tokens: 19 },
+          text: V3_TEXT,
+          aborted: false,
+        },
+      ]);
+      expect(contentOf(relayed.out), `cut ${index}`).toBe(V3_TEXT);
+      expect(dataOf(relayed.out).at(-2), `cut ${index}`).toContain('"usage":{"prompt_tokens":2');
+    }
+  });
+
+  it('leaves a v3 stream without meta: to local counting, and reads the finish event’s data as text', async () => {
+    const stream = Buffer.from('event:add\nid:1\ndata:你好\n\nevent:finish\nid:1\ndata:，再见\n\n', 'utf8');
+    const relayed = await relayPieces(zhipuAdaptor, metaOf('chatglm_turbo', 'chat', true), [stream], true);
+    expect(relayed.outcomes).toEqual([{ usage: undefined, text: '你好，再见', aborted: false }]);
+    expect(contentOf(relayed.out)).toBe('你好，再见');
   });
 });

@@ -4,6 +4,7 @@ import { choiceText, readUsage } from '../openai-usage.js';
 import { zhipuJwt } from './zhipu-jwt.js';
 import { createZhipuStreamTranslator } from './zhipu-stream.js';
 import { parseZhipuV3Response, zhipuV3Body } from './zhipu-v3.js';
+import { createZhipuV3Decoder } from './zhipu-v3-events.js';
 
 /** chatglm_* models live on the v3 model API; every other model (glm-*, cogview, embedding-*) on v4. */
 export const isZhipuV3 = (meta: RelayRequestMeta): boolean =>
@@ -67,7 +68,8 @@ const parseV4 = (body: unknown, meta: RelayRequestMeta) => {
 /**
  * Zhipu (channel type 16). A key `id.secret` becomes a JWT made locally (zhipu-jwt.ts, cached), sent
  * as the bearer (a key that is not `id.secret` is sent as it is). glm-* and every non-chatglm model:
- * the OpenAI-compatible v4 API (chat, embeddings, images); chatglm_*: v3 `invoke` / `sse-invoke`.
+ * the OpenAI-compatible v4 API (chat, embeddings, images); chatglm_*: v3 `invoke` / `sse-invoke`,
+ * whose stream zhipu-v3-events.ts reads (the usage rides on its last event's `meta:` field).
  */
 export const zhipuAdaptor: TranslatingAdaptor = {
   kind: 'translating',
@@ -88,6 +90,8 @@ export const zhipuAdaptor: TranslatingAdaptor = {
   },
   parseResponse: (body, meta) => (isZhipuV3(meta) ? parseZhipuV3Response(body, meta) : parseV4(body, meta)),
   translateStream: (meta) => createZhipuStreamTranslator(meta, isZhipuV3(meta)),
+  // v3's stream ends with a `meta:` field (its usage) that server-sent events would drop.
+  decodeStream: (meta) => (isZhipuV3(meta) ? createZhipuV3Decoder() : undefined),
   parseError: (body) => {
     // v3 answers `{code, msg, success: false}`; v4 `{error: {code, message}}`.
     if (typeof body === 'object' && body !== null && (body as { success?: unknown }).success === true)

@@ -4,6 +4,7 @@ import type { RelayRequestMeta, SseEvent, StreamStep, StreamTranslator } from '.
 import { chatChunk, type ChunkDelta } from '../openai-chat-response.js';
 import { parseOpenAiStyleError } from '../openai-errors.js';
 import { choiceText, readUsage } from '../openai-usage.js';
+import { ZHIPU_META_EVENT } from './zhipu-v3-events.js';
 
 /** The chunk without its usage: the relay sends the usage once, in its own chunk, when asked. */
 const withoutUsage = (data: object): object => {
@@ -31,10 +32,15 @@ const v4Step = (event: SseEvent): StreamStep => {
   };
 };
 
+/** The `meta:` of v3's finishing event: `{task_status, usage, task_id, request_id}`. */
+const v3Usage = (data: string) => readUsage((parseJson(data) as { usage?: unknown } | undefined)?.usage);
+
 /**
- * One Zhipu stream's translator. v4 (glm-*): OpenAI chunks. v3 (chatglm_* `sse-invoke`): `event: add`
- * with the text as data, `event: finish` ending it, `event: error` / `interrupted` with the message
- * as data; v3's usage rides on a `meta:` line that server-sent events drop, so it is counted locally.
+ * One Zhipu stream's translator. v4 (glm-*): OpenAI chunks. v3 (chatglm_* `sse-invoke`, read by
+ * zhipu-v3-events.ts): `event: add` with the text as data, `event: finish` ending it (its data is
+ * text too, as one-api reads it) after the `meta` event the decoder made of its `meta:` field (the
+ * usage, billed; counted locally only when it never came), `event: error` / `interrupted` with the
+ * message as data.
  */
 export const createZhipuStreamTranslator = (meta: RelayRequestMeta, v3: boolean): StreamTranslator => {
   if (!v3) return v4Step;
@@ -46,9 +52,13 @@ export const createZhipuStreamTranslator = (meta: RelayRequestMeta, v3: boolean)
         done: true,
         error: { message: event.data || event.event, type: 'zhipu_error', code: event.event },
       };
+    if (event.event === ZHIPU_META_EVENT) {
+      const usage = v3Usage(event.data);
+      return { chunks: [], ...(usage ? { usage } : {}) };
+    }
     const finish = event.event === 'finish';
     if (event.event !== 'add' && !finish) return { chunks: [] };
-    const text = finish ? '' : event.data;
+    const text = event.data;
     const delta: ChunkDelta = {};
     if (!state.started) delta.role = 'assistant';
     if (text !== '' || !state.started) delta.content = text;
