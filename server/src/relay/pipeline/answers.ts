@@ -3,13 +3,14 @@ import { billableUsage } from '../metering/billable-usage.js';
 import { settlementOf } from '../metering/charge.js';
 import { imageQuota, usageQuota, type Ratios } from '../metering/pricing.js';
 import { countTextTokens } from '../metering/token-counter.js';
-import type { Adaptor, RelayMode, RelayRequestMeta, Usage } from '../providers/adaptor.js';
+import type { Adaptor, ParsedResponse, RelayMode, RelayRequestMeta, Usage } from '../providers/adaptor.js';
 import type { RelayRequest } from '../request/relay-request.js';
 import { StreamRefused } from '../stream/stream-opening.js';
 import { relayStream } from '../stream/stream-relay.js';
 import type { UpstreamResponse } from '../upstream/upstream.js';
 import type { RequestContext } from './relay-context.js';
 import { passedOn, reply, safeJson, type ChunkSource, type RelayReply } from './relay-response.js';
+import { pollTask } from './task-polling.js';
 import { AttemptFailure, refusedStream, transportFailure } from './upstream-error.js';
 
 /** A 2xx upstream answer, with what its handler needs to answer the client and settle the request. */
@@ -166,9 +167,24 @@ const transcriptAnswer = async (answer: Answer): Promise<RelayReply> => {
   });
 };
 
-/** A JSON answer read whole and parsed by the adaptor; one that is not JSON is a failed attempt. */
-const parsedAnswer = async (answer: Answer) => {
+/**
+ * A JSON answer read whole and parsed by the adaptor; one that is not JSON is a failed attempt. An
+ * answer that is a task to poll (the adaptor's `task`) is polled to its end first (task-polling.ts).
+ */
+const parsedAnswer = async (answer: Answer): Promise<{ raw?: Buffer; parsed: ParsedResponse }> => {
   const raw = await readWhole(answer);
+  const { adaptor, context } = answer;
+  if (adaptor.task?.applies(answer.meta)) {
+    const run = {
+      adaptor,
+      meta: answer.meta,
+      upstream: context.deps.upstream,
+      clientSignal: context.call.clientSignal,
+      logger: context.deps.logger,
+      requestId: context.call.requestId,
+    };
+    return { parsed: await pollTask(run, adaptor.task, raw) };
+  }
   const body = safeJson(raw);
   if (body === undefined && answer.adaptor.gatherStream)
     return { raw, parsed: answer.adaptor.gatherStream(raw.toString('utf8'), answer.meta) };
@@ -181,8 +197,8 @@ const parsedAnswer = async (answer: Answer) => {
 };
 
 /** The client's answer: the upstream's bytes from a pass-through provider, else the translation. */
-const jsonReply = (answer: Answer, raw: Buffer, body: unknown): RelayReply =>
-  answer.adaptor.kind === 'pass-through'
+const jsonReply = (answer: Answer, raw: Buffer | undefined, body: unknown): RelayReply =>
+  answer.adaptor.kind === 'pass-through' && raw
     ? reply(raw, answer.response.status, requestIdOf(answer), {
         'content-type': answer.contentType || 'application/json',
       })

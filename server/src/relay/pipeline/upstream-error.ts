@@ -76,15 +76,19 @@ export const refusedStream = (
 ): AttemptFailure =>
   new AttemptFailure(
     upstream
-      ? new AppError(
-          scrub(upstream.code || 'bad_response', channel),
-          scrub(upstream.message, channel),
-          502,
-          scrub(upstream.type || 'upstream_error', channel),
-          scrub(upstream.param ?? '', channel),
-        )
+      ? scrubbedError(upstream, 502, channel)
       : relayError(502, 'bad_response', message, 'upstream_error'),
     true,
+  );
+
+/** The provider's own error at `status`, every field scrubbed (a proxy may quote the key in any of them). */
+export const scrubbedError = (info: UpstreamErrorInfo, status: number, channel: ChannelMeta): AppError =>
+  new AppError(
+    scrub(info.code || 'bad_response', channel),
+    scrub(info.message, channel),
+    status,
+    scrub(info.type || 'upstream_error', channel),
+    scrub(info.param ?? '', channel),
   );
 
 export class AttemptFailure extends Error {

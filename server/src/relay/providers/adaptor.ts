@@ -57,6 +57,8 @@ export interface UpstreamRequest {
   readonly url: string;
   readonly headers: Record<string, string>;
   readonly body: string | Uint8Array;
+  /** POST when absent; a GET (a task's poll) goes without its body. */
+  readonly method?: 'GET' | 'POST';
 }
 
 /**
@@ -201,6 +203,34 @@ export interface StreamDecoder {
   end(): SseEvent[];
 }
 
+/**
+ * What one answer of an asynchronous task says comes next (`AsyncTask.read`): ask again after a
+ * pause, fetch the files the finished task points at (`then` reads them, each undefined when it
+ * could not be fetched), answer, or fail with the provider's error at a status.
+ */
+export type TaskStep =
+  | { readonly kind: 'poll'; readonly request: UpstreamRequest; readonly afterMs: number }
+  | {
+      readonly kind: 'fetch';
+      readonly urls: readonly string[];
+      readonly then: (files: readonly (Uint8Array | undefined)[]) => TaskStep;
+    }
+  | { readonly kind: 'answer'; readonly answer: ParsedResponse }
+  | { readonly kind: 'failed'; readonly status: number; readonly error: UpstreamErrorInfo };
+
+/**
+ * A provider that answers a request with a task to poll until it finishes (DashScope's
+ * text-to-image). The relay sends `buildRequest`'s request, hands each answer to `read` and does
+ * what it says: the pauses and the calls (pipeline/task-polling.ts), within the upstream timeout
+ * (RELAY_TIMEOUT), none once the client left. The adaptor only translates.
+ */
+export interface AsyncTask {
+  /** Whether this request is answered by a task (DashScope: images only). */
+  applies(meta: RelayRequestMeta): boolean;
+  /** One answer of the task: the creation's (`polls` 0), then each poll's. */
+  read(body: unknown, meta: RelayRequestMeta, polls: number): TaskStep;
+}
+
 /** What every adaptor does: build the upstream request, read its answer and its errors. */
 interface AdaptorBase {
   readonly modes: readonly RelayMode[];
@@ -217,6 +247,8 @@ interface AdaptorBase {
   gatherStream?(text: string, meta: RelayRequestMeta): ParsedResponse;
   /** Where the access token of each call comes from, for providers that need one fetched. */
   readonly token?: TokenSource;
+  /** A request the provider answers with a task to poll (its answer read by `task`, not `parseResponse`). */
+  readonly task?: AsyncTask;
   /**
    * Signs the built request (a signature over its URL, headers and body, e.g. AWS SigV4, whose
    * library hashes asynchronously): the relay and the channel test call it after `buildRequest`.

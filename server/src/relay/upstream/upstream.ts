@@ -202,6 +202,8 @@ export const createUpstream = (timeouts: number | Partial<UpstreamTimeouts> = 0,
 
   const tokens = createTokenCache(send);
   return {
+    /** The timeouts in force (an asynchronous task's polling is bounded by `firstByteMs`). */
+    timeouts: { connectMs, firstByteMs, idleMs } satisfies UpstreamTimeouts,
     call,
     send,
     get,
