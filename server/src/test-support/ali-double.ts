@@ -10,6 +10,25 @@ export interface AliDouble extends Listening {
   reply: string;
   usage: { input_tokens: number; output_tokens: number };
   readonly vector: readonly number[];
+  /** Text-to-image tasks: how they end, and what was asked of them. */
+  readonly images: AliImageTasks;
+}
+
+export interface AliImageTasks {
+  /** The poll that answers a task's end (the ones before answer RUNNING); Infinity: never ends. */
+  pollsToFinish: number;
+  /** The next task created fails with this code and message (at its end, as DashScope's do). */
+  failNextTask(code: string, message: string): void;
+  /** The polls of every task (GET /api/v1/tasks/{id}). */
+  polls(): RecordedRequest[];
+  /** The bytes of the `index`th image of a task (served at its result URL, without credentials). */
+  imageOf(index: number): Buffer;
+}
+
+interface ImageTask {
+  readonly n: number;
+  readonly failure: { code: string; message: string } | undefined;
+  polls: number;
 }
 
 const json = (response: ServerResponse, status: number, body: unknown) => {
@@ -19,12 +38,24 @@ const json = (response: ServerResponse, status: number, body: unknown) => {
 
 /**
  * A loopback double of DashScope's native API: text-generation (JSON, or with `X-DashScope-SSE:
- * enable` `id:/event:result/:HTTP_STATUS/200/data:` events, incremental) and text-embedding, the key
- * as a bearer; errors `{code, message, request_id}`.
+ * enable` `id:/event:result/:HTTP_STATUS/200/data:` events, incremental), text-embedding, and
+ * text-to-image as a task (`X-DashScope-Async: enable` required): PENDING when created, RUNNING
+ * until its `pollsToFinish`th poll, then SUCCEEDED with result URLs it serves, or FAILED with a
+ * code and message. The key as a bearer; errors `{code, message, request_id}`.
  */
 export const startAliDouble = async (key = 'sk-dashscope-secret-000'): Promise<AliDouble> => {
   const requests: RecordedRequest[] = [];
   const failures: { status: number; code: string; message: string }[] = [];
+  const tasks = new Map<string, ImageTask>();
+  const taskFailures: { code: string; message: string }[] = [];
+  const images = {
+    pollsToFinish: 2,
+    failNextTask: (code: string, message: string) => {
+      taskFailures.push({ code, message });
+    },
+    polls: () => requests.filter((request) => request.path.startsWith('/api/v1/tasks/')),
+    imageOf: (index: number) => Buffer.from(`\x89PNG\r\n\x1a\n image ${index} 🖼`, 'utf8'),
+  };
   const vector = [0.25, -0.5, 0.125];
   const state = { reply: '我是通义千问，由阿里云开发。', usage: { input_tokens: 10, output_tokens: 8 } };
   const usage = (output: number) => ({
@@ -44,10 +75,57 @@ export const startAliDouble = async (key = 'sk-dashscope-secret-000'): Promise<A
     requests.push({ method: request.method ?? '', path, headers: request.headers, body, json: parsed });
     const error = (status: number, code: string, message: string) =>
       json(response, status, { code, message, request_id: 'req-ali-1' });
+    // A task's result URL: signed in its query (as OSS links are), fetched without DashScope's key.
+    const result = /^\/results\/[\w-]+-(\d+)\.png$/.exec(path);
+    if (result) {
+      response.writeHead(200, { 'content-type': 'image/png' });
+      response.end(images.imageOf(Number(result[1])));
+      return;
+    }
     if (request.headers['authorization'] !== `Bearer ${key}`)
       return error(401, 'InvalidApiKey', 'Invalid API-key provided.');
     const failure = failures.shift();
     if (failure) return error(failure.status, failure.code, failure.message);
+    if (path === '/api/v1/services/aigc/text2image/image-synthesis') {
+      if (request.headers['x-dashscope-async'] !== 'enable')
+        return error(403, 'AccessDenied', 'current user api does not support synchronous calls');
+      const parameters = (parsed?.['parameters'] ?? {}) as { n?: unknown };
+      const id = `task-${tasks.size + 1}-${Date.now()}`;
+      const n = typeof parameters.n === 'number' ? parameters.n : 1;
+      tasks.set(id, { n, failure: taskFailures.shift(), polls: 0 });
+      return json(response, 200, {
+        output: { task_status: 'PENDING', task_id: id },
+        request_id: `req-${id}`,
+      });
+    }
+    if (request.method === 'GET' && path.startsWith('/api/v1/tasks/')) {
+      const id = decodeURIComponent(path.slice('/api/v1/tasks/'.length));
+      const task = tasks.get(id);
+      if (!task) return json(response, 200, { output: { task_id: id, task_status: 'UNKNOWN' } });
+      task.polls += 1;
+      const output = { task_id: id, submit_time: '2024-01-01 00:00:00.000' };
+      if (task.polls < images.pollsToFinish)
+        return json(response, 200, { output: { ...output, task_status: 'RUNNING' } });
+      if (task.failure)
+        return json(response, 200, {
+          output: { ...output, task_status: 'FAILED', ...task.failure },
+          request_id: `req-${id}`,
+        });
+      const origin = `http://${request.headers.host ?? ''}`;
+      const results = Array.from({ length: task.n }, (_, index) => ({
+        url: `${origin}/results/${id}-${index}.png?Expires=1700000000&Signature=c2lnbmVk`,
+      }));
+      return json(response, 200, {
+        output: {
+          ...output,
+          task_status: 'SUCCEEDED',
+          results,
+          task_metrics: { TOTAL: task.n, SUCCEEDED: task.n, FAILED: 0 },
+        },
+        usage: { image_count: task.n },
+        request_id: `req-${id}`,
+      });
+    }
     if (path === '/api/v1/services/embeddings/text-embedding/text-embedding') {
       const input = parsed?.['input'] as { texts?: unknown[] } | undefined;
       const texts = input?.texts ?? [];
@@ -89,6 +167,7 @@ export const startAliDouble = async (key = 'sk-dashscope-secret-000'): Promise<A
     requests,
     key,
     vector,
+    images,
     failNext: (status, code, message) => {
       failures.push({ status, code, message });
     },

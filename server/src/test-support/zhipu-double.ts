@@ -11,6 +11,8 @@ export interface ZhipuDouble extends Listening {
   failNext(status: number, code: string, message: string): void;
   reply: string;
   usage: { prompt_tokens: number; completion_tokens: number };
+  /** Whether a v3 stream's finishing event carries its `meta:` (the usage); true by default. */
+  v3Meta: boolean;
   readonly vector: readonly number[];
 }
 
@@ -47,8 +49,10 @@ const validJwt = (authorization: string | undefined, id: string, secret: string)
 
 /**
  * A loopback double of Zhipu's v4 API (OpenAI-compatible): `/api/paas/v4/chat/completions` (JSON, or
- * SSE chunks with the usage in the last and `[DONE]`) and `/api/paas/v4/embeddings`, checking the
- * JWT bearer against the key's secret; errors `{error: {code, message}}` (401 code 1002 for a bad token).
+ * SSE chunks with the usage in the last and `[DONE]`) and `/api/paas/v4/embeddings`, and of the v3
+ * model API (`/api/paas/v3/model-api/{model}/invoke` and `sse-invoke`, the usage on the stream's
+ * finishing `meta:`), checking the JWT against the key's secret; errors `{error: {code, message}}`
+ * (401 code 1002 for a bad token).
  */
 export const startZhipuDouble = async (
   id = 'zhipu-id-4d2a',
@@ -57,11 +61,43 @@ export const startZhipuDouble = async (
   const requests: RecordedRequest[] = [];
   const failures: { status: number; code: string; message: string }[] = [];
   const vector = [0.5, -0.25, 0.125];
-  const state = { reply: '智绘蓝图，AI 赋能未来。', usage: { prompt_tokens: 31, completion_tokens: 9 } };
+  const state = {
+    reply: '智绘蓝图，AI 赋能未来。',
+    usage: { prompt_tokens: 31, completion_tokens: 9 },
+    v3Meta: true,
+  };
   const usage = () => ({
     ...state.usage,
     total_tokens: state.usage.prompt_tokens + state.usage.completion_tokens,
   });
+
+  const taskId = '8023318729410566227';
+  /**
+   * v3 (chatglm_*): `invoke` answers `{code, msg, success, data}` with the content quoted; `sse-invoke`
+   * streams `event:add` events with the text as data, then `event:finish` whose `meta:` has the usage.
+   */
+  const v3Answer = (response: ServerResponse, stream: boolean) => {
+    if (!stream)
+      return json(response, 200, {
+        code: 200,
+        msg: '操作成功',
+        success: true,
+        data: {
+          request_id: taskId,
+          task_id: taskId,
+          task_status: 'SUCCESS',
+          choices: [{ role: 'assistant', content: JSON.stringify(state.reply) }],
+          usage: usage(),
+        },
+      });
+    response.writeHead(200, { 'content-type': 'text/event-stream;charset=UTF-8' });
+    for (const content of state.reply.split(/(?<=，)/))
+      response.write(`event:add\nid:${taskId}\ndata:${content}\n\n`);
+    const meta = { task_status: 'SUCCESS', usage: usage(), task_id: taskId, request_id: taskId };
+    response.end(
+      `event:finish\nid:${taskId}\ndata:\n${state.v3Meta ? `meta:${JSON.stringify(meta)}\n` : ''}\n`,
+    );
+  };
 
   const server = await listenHandler((request, body, response) => {
     let parsed: Record<string, unknown> | undefined;
@@ -87,6 +123,8 @@ export const startZhipuDouble = async (
         object: 'list',
         usage: { prompt_tokens: 3, completion_tokens: 0, total_tokens: 3 },
       });
+    const v3 = /^\/api\/paas\/v3\/model-api\/([\w.-]+)\/(invoke|sse-invoke)$/.exec(path);
+    if (v3) return v3Answer(response, v3[2] === 'sse-invoke');
     if (path !== '/api/paas/v4/chat/completions')
       return json(response, 404, { error: { code: '1211', message: '模型不存在' } });
     const base = { id: '8313807536837492492', created: 1706092316, model };
@@ -130,6 +168,12 @@ export const startZhipuDouble = async (
     },
     set usage(value) {
       state.usage = value;
+    },
+    get v3Meta() {
+      return state.v3Meta;
+    },
+    set v3Meta(value) {
+      state.v3Meta = value;
     },
   };
 };
