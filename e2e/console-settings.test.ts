@@ -73,6 +73,7 @@ describe('console: settings', () => {
     await page.getByTestId('operation-settings').waitFor();
     await toggle(page, 'option-DisplayInCurrencyEnabled');
     await expect.poll(async () => (await status())['display_in_currency']).toBe(false);
+    await page.getByTestId('ratio-view-json').click();
     await page.getByTestId('option-ModelRatio').fill('{"gpt-4o-mini": ');
     await page.getByTestId('save-ratio').click();
     await expect

@@ -4,6 +4,7 @@ import { enChannel } from './en/channel.js';
 import { enCore } from './en/core.js';
 import { enDashboard } from './en/dashboard.js';
 import { enOptions } from './en/options.js';
+import { enRatio } from './en/ratio.js';
 import { enRedemption } from './en/redemption.js';
 import { enSite } from './en/site.js';
 import { enServer } from './en/server.js';
@@ -23,6 +24,7 @@ export const en = {
   ...enRedemption,
   ...enUsers,
   ...enOptions,
+  ...enRatio,
   ...enDashboard,
   ...enServer,
 };

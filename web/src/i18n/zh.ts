@@ -4,6 +4,7 @@ import { zhChannel } from './zh/channel.js';
 import { zhCore } from './zh/core.js';
 import { zhDashboard } from './zh/dashboard.js';
 import { zhOptions } from './zh/options.js';
+import { zhRatio } from './zh/ratio.js';
 import { zhRedemption } from './zh/redemption.js';
 import { zhSite } from './zh/site.js';
 import { zhServer } from './zh/server.js';
@@ -18,6 +19,7 @@ export const zh: Messages = {
   ...zhRedemption,
   ...zhUsers,
   ...zhOptions,
+  ...zhRatio,
   ...zhDashboard,
   ...zhServer,
 };

@@ -4,6 +4,7 @@ export const enOptions = {
     save: 'Save',
     saveServerAddress: 'Update the server address',
     noChanges: 'Nothing changed.',
+    saveRefused: 'Nothing was saved: {{message}}',
     rootOnly:
       'Login methods, mail, OAuth, the server address and the top-up and chat links are changed by the super administrator only; secrets are never shown.',
     secretPlaceholder: 'Hidden; leave blank to keep it',
@@ -59,7 +60,7 @@ export const enOptions = {
     sectionHint: {
       logging: 'Record a log entry for every relayed request (needed for usage charts and statistics).',
       ratio:
-        'JSON objects keyed by model or group name; leave a box empty for none. Model ratios come merged over the built-in prices.',
+        'JSON objects keyed by model or group name; leave a box empty for none. Model and completion ratios come merged over the built-in prices: a built-in price can be changed, and comes back when deleted (as in one-api).',
       smtp: 'Used for email verification, password reset mails and quota reminders.',
       github:
         'Create an OAuth App on GitHub with homepage URL {{server}} and authorization callback URL {{server}}/oauth/github.',

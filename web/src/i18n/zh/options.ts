@@ -7,6 +7,7 @@ export const zhOptions: Catalogue<typeof enOptions> = {
     save: '保存',
     saveServerAddress: '更新服务器地址',
     noChanges: '没有改动。',
+    saveRefused: '未保存任何内容：{{message}}',
     rootOnly: '登录方式、邮件、OAuth、服务器地址以及充值和聊天链接仅超级管理员可以修改；密钥类设置从不显示。',
     secretPlaceholder: '已隐藏；留空则不修改',
     cleanupQuestion: '删除此时间之前的全部日志？此操作不可撤销。',
@@ -60,7 +61,8 @@ export const zhOptions: Catalogue<typeof enOptions> = {
     },
     sectionHint: {
       logging: '为每个转发的请求记录日志（用量图表和统计需要）。',
-      ratio: '以模型名或分组名为键的 JSON 对象；留空表示没有。模型倍率已合并内置价格显示。',
+      ratio:
+        '以模型名或分组名为键的 JSON 对象；留空表示没有。模型倍率和补全倍率已合并内置价格显示：内置价格可以修改，删除后会恢复（与 one-api 相同）。',
       smtp: '用于邮箱验证、密码重置邮件和额度提醒。',
       github: '在 GitHub 创建 OAuth App，主页 URL 填 {{server}}，回调 URL 填 {{server}}/oauth/github。',
       lark: '创建飞书应用，重定向 URL 填 {{server}}/oauth/lark。',

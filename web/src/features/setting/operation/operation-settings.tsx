@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { OptionSection, OptionsTab } from '../options/option-section.js';
-import { MonitorSection, QuotaSection, RatioSection } from '../options/shared-sections.js';
+import { MonitorSection, QuotaSection } from '../options/shared-sections.js';
+import { RatioSection } from '../ratio/ratio-section.js';
 
 /** The operation settings tab (root): general, logging, monitoring, ratios, quota (spec §2). */
 export const OperationSettings = () => {

@@ -1,4 +1,8 @@
-import { optionSchema, type updateOptionRequestSchema } from '@sluice/contract/schemas/option';
+import {
+  optionSchema,
+  type updateOptionRequestSchema,
+  type updateOptionsRequestSchema,
+} from '@sluice/contract/schemas/option';
 import { z } from 'zod';
 import { api } from '../../../lib/api-client.js';
 
@@ -7,6 +11,16 @@ export const getOptions = () => api.get('/api/option/', z.array(optionSchema));
 
 export const putOption = (key: string, value: string) =>
   api.send('PUT', '/api/option/', { key, value } satisfies z.input<typeof updateOptionRequestSchema>);
+
+/** Sluice's own PUT /api/option/batch: several options, all or nothing (the server names a refused one). */
+export const putOptions = (updates: Readonly<z.input<typeof updateOptionsRequestSchema>>) =>
+  api.send('PUT', '/api/option/batch', updates);
+
+/** Sluice's own GET /api/option/defaults: the shipped default of each option, shown as GET /api/option/ shows values. */
+export const getOptionDefaults = () => api.get('/api/option/defaults', z.array(optionSchema));
+
+/** Sluice's own GET /api/channel/served_models: the models of every channel, sorted. */
+export const getServedModels = () => api.get('/api/channel/served_models', z.array(z.string()));
 
 /** The public release feed of the open-source project (spec §7, check for update). */
 export const RELEASE_FEED_URL = 'https://api.github.com/repos/songquanpeng/one-api/releases/latest';

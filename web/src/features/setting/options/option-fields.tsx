@@ -27,10 +27,13 @@ export const OptionField = ({
   field,
   value,
   onChange,
+  error,
 }: {
   field: FieldSpec;
   value: string;
   onChange: (value: string) => void;
+  /** Marks the field a refused save named. */
+  error?: boolean;
 }) => {
   const { t } = useTranslation();
   const definition = OPTION_DEFINITIONS[field.key];
@@ -39,6 +42,7 @@ export const OptionField = ({
     description: field.description,
     placeholder: field.placeholder,
     name: field.key,
+    error,
     'data-testid': `option-${field.key}`,
   };
   if (isSecretOptionKey(field.key))

@@ -83,6 +83,13 @@ export const invalidRatio = (updates: readonly OptionUpdate[]): RatioKey | undef
       isRatioKey(update.key) && !isValidJson(update.value),
   )?.key;
 
+/**
+ * The option a refused save names: the server's messages start with the key (`ModelRatio: "x" must
+ * be a non-negative number`, `QuotaPerUnit must be a number`); undefined when none of `keys` does.
+ */
+export const refusedKey = (keys: readonly OptionKey[], message: string): OptionKey | undefined =>
+  keys.find((key) => message.startsWith(`${key}:`) || message.startsWith(`${key} `));
+
 /** The whitelist as a list of domains. */
 export const parseWhitelist = (value: string): string[] =>
   value

@@ -1,4 +1,4 @@
-import { Box, Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Box, Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { mayChangeOption } from '@sluice/contract/option-access';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,9 +15,24 @@ export const useMayChangeOption = (): ((key: string) => boolean) => {
 };
 
 /**
+ * Why a section's save was refused, under its button: nothing of the section was stored (a save is
+ * all or nothing), and the server's message names the option and the entry at fault.
+ */
+export const SaveRefused = ({ id, message }: { id: string; message: string | undefined }) => {
+  const { t } = useTranslation();
+  if (message === undefined) return null;
+  return (
+    <Alert color="red" variant="light" mt="sm" data-testid={`save-refused-${id}`}>
+      {t('options.saveRefused', { message })}
+    </Alert>
+  );
+};
+
+/**
  * One section of an admin settings tab: its switches (saved when switched) and its fields (saved
- * together by the section's button, changed values only). Only the options the user may change are
- * shown (root's alone are hidden from an administrator); a section left empty is not shown.
+ * together by the section's button, changed values only, all or nothing). Only the options the user
+ * may change are shown (root's alone are hidden from an administrator); a section left empty is not
+ * shown.
  */
 export const OptionSection = ({
   id,
@@ -74,6 +89,7 @@ export const OptionSection = ({
                   field={field}
                   value={form.values[field.key] ?? ''}
                   onChange={(value) => form.set(field.key, value)}
+                  error={form.failedKey === field.key}
                 />
               </Box>
             ))}
@@ -83,6 +99,7 @@ export const OptionSection = ({
               {saveLabel ?? t('options.save')}
             </Button>
           </Group>
+          <SaveRefused id={id} message={form.saveError} />
         </form>
       )}
     </Stack>

@@ -65,6 +65,16 @@ const puts = (fetch: ReturnType<typeof stubApi>) =>
         JSON.parse(typeof init?.body === 'string' ? init.body : '') as { key: string; value: string },
     );
 
+/** The bodies of the PUT /api/option/batch calls so far (a section saving several options). */
+const batches = (fetch: ReturnType<typeof stubApi>) =>
+  fetch.mock.calls
+    .map((call) => call as unknown as [string, RequestInit | undefined])
+    .filter(([url, init]) => url === '/api/option/batch' && init?.method === 'PUT')
+    .map(
+      ([, init]) =>
+        JSON.parse(typeof init?.body === 'string' ? init.body : '') as { key: string; value: string }[],
+    );
+
 const type = (testId: string, value: string) =>
   fireEvent.change(screen.getByTestId(testId), { target: { value } });
 
@@ -79,7 +89,10 @@ describe('the root settings tabs: save rules of spec §5', () => {
     // happy-dom has no FontFaceSet; Mantine's autosizing textareas listen to it.
     if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { value: new EventTarget() });
     fetch = stubApi({
+      '/api/option/batch': { success: true },
+      '/api/option/defaults': { success: true, data: OPTIONS },
       '/api/option/': { success: true, data: OPTIONS },
+      '/api/channel/served_models': { success: true, data: [] },
       '/api/status': { success: true, data: status },
     });
   });
@@ -102,7 +115,7 @@ describe('the root settings tabs: save rules of spec §5', () => {
     await waitFor(() => expect(fetch.mock.calls.some(([url]) => url === '/api/status')).toBe(true));
   });
 
-  it('never pre-fills a secret and sends it only when typed; unchanged fields stay unsent', async () => {
+  it('never pre-fills a secret and sends it only when typed; unchanged fields stay unsent; several in one batch', async () => {
     renderScreen(<SystemSettings />, { path: '/setting' });
     await screen.findByTestId('system-settings');
     expect(screen.getByTestId<HTMLInputElement>('option-SMTPToken').value).toBe('');
@@ -114,11 +127,14 @@ describe('the root settings tabs: save rules of spec §5', () => {
     type('option-SMTPAccount', 'postmaster');
     fireEvent.click(screen.getByTestId('save-smtp'));
     await waitFor(() =>
-      expect(puts(fetch)).toEqual([
-        { key: 'SMTPAccount', value: 'postmaster' },
-        { key: 'SMTPToken', value: 'app-password' },
+      expect(batches(fetch)).toEqual([
+        [
+          { key: 'SMTPAccount', value: 'postmaster' },
+          { key: 'SMTPToken', value: 'app-password' },
+        ],
       ]),
     );
+    expect(puts(fetch)).toEqual([]);
     await waitFor(() => expect(screen.getByTestId<HTMLInputElement>('option-SMTPToken').value).toBe(''));
   });
 
@@ -193,9 +209,11 @@ describe('the root settings tabs: save rules of spec §5', () => {
     type('option-CacheReadRatio', '{"claude-x": 0.1}');
     fireEvent.click(screen.getByTestId('save-ratio'));
     await waitFor(() =>
-      expect(puts(fetch)).toEqual([
-        { key: 'CacheReadRatio', value: '{"claude-x": 0.1}' },
-        { key: 'CacheWriteRatio', value: '{"claude-x": 1.25}' },
+      expect(batches(fetch)).toEqual([
+        [
+          { key: 'CacheReadRatio', value: '{"claude-x": 0.1}' },
+          { key: 'CacheWriteRatio', value: '{"claude-x": 1.25}' },
+        ],
       ]),
     );
   });

@@ -3,7 +3,7 @@ import { OptionSection } from './option-section.js';
 
 /**
  * Sections the spec lists on two tabs (operation, and again under other): monitoring, quota and
- * ratios (spec §2, §9). Both tabs edit the same options.
+ * ratios (spec §2, §9; the ratios are `../ratio/ratio-section.tsx`). Both tabs edit the same options.
  */
 
 export const MonitorSection = () => {
@@ -36,33 +36,6 @@ export const QuotaSection = () => {
         { key: 'PreConsumedQuota', description: t('options.hint.PreConsumedQuota') },
         { key: 'QuotaForInviter', description: t('options.hint.QuotaForInviter') },
         { key: 'QuotaForInvitee', description: t('options.hint.QuotaForInvitee') },
-      ]}
-    />
-  );
-};
-
-export const RatioSection = () => {
-  const { t } = useTranslation();
-  return (
-    <OptionSection
-      id="ratio"
-      title={t('options.section.ratio')}
-      description={t('options.sectionHint.ratio')}
-      cols={1}
-      fields={[
-        { key: 'ModelRatio', placeholder: t('options.placeholder.ModelRatio') },
-        { key: 'CompletionRatio', placeholder: t('options.placeholder.CompletionRatio') },
-        { key: 'GroupRatio', placeholder: t('options.placeholder.GroupRatio') },
-        {
-          key: 'CacheReadRatio',
-          placeholder: t('options.placeholder.CacheReadRatio'),
-          description: t('options.hint.CacheReadRatio'),
-        },
-        {
-          key: 'CacheWriteRatio',
-          placeholder: t('options.placeholder.CacheWriteRatio'),
-          description: t('options.hint.CacheWriteRatio'),
-        },
       ]}
     />
   );

@@ -3,9 +3,16 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadStatus } from '../../../app/bootstrap.js';
+import { BusinessError } from '../../../lib/api-client.js';
 import { showError, showInfo, showSuccess } from '../../../lib/toast.js';
-import { getOptions, putOption } from './option-api.js';
-import { collectUpdates, formValues, invalidRatio, type OptionUpdate } from './option-save-model.js';
+import { getOptions, putOption, putOptions } from './option-api.js';
+import {
+  collectUpdates,
+  formValues,
+  invalidRatio,
+  refusedKey,
+  type OptionUpdate,
+} from './option-save-model.js';
 
 export const OPTIONS_QUERY_KEY = ['options'] as const;
 
@@ -14,15 +21,18 @@ export const useOptions = () =>
   useQuery({ queryKey: OPTIONS_QUERY_KEY, queryFn: getOptions, select: formValues });
 
 /**
- * Saves updates one PUT at a time; then re-reads the options and the public status (header, title,
- * footer and quota display follow at once).
+ * Saves updates, all or nothing: one update through one-api's PUT /api/option/, several through
+ * PUT /api/option/batch (validated together, written in one transaction). Then re-reads the options
+ * and the public status (header, title, footer and quota display follow at once).
  */
 export const useSaveOptions = () => {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (updates: readonly OptionUpdate[]) => {
-      for (const update of updates) await putOption(update.key, update.value);
+      const [only] = updates;
+      if (only && updates.length === 1) await putOption(only.key, only.value);
+      else await putOptions(updates);
     },
     onSuccess: () => {
       showSuccess(t('common.operationSuccess'));
@@ -74,5 +84,18 @@ export const useOptionForm = (keys: readonly OptionKey[]) => {
     saveMutation.mutate(updates, { onSuccess: clearSecrets });
   };
 
-  return { loading: options.isPending, original, values, set, save, saving: saveMutation.isPending };
+  // The refused save's message (the server names the option first), shown beside the section.
+  const saveError = saveMutation.error instanceof BusinessError ? saveMutation.error.message : undefined;
+  const failedKey = saveError === undefined ? undefined : refusedKey(keys, saveError);
+
+  return {
+    loading: options.isPending,
+    original,
+    values,
+    set,
+    save,
+    saving: saveMutation.isPending,
+    saveError,
+    failedKey,
+  };
 };
