@@ -1,21 +1,37 @@
 /**
- * Anthropic clients through Sluice (issue "Clients in their own formats"): a Messages stream passed
- * through to an Anthropic channel and one translated to an OpenAI channel, beside Sluice's own
- * OpenAI stream pass-through, in the same run: CPU per request under load and added time to first
- * byte over the upstream called directly.
+ * Client formats and a signed native type through Sluice: an Anthropic Messages stream passed
+ * through to an Anthropic channel and one translated to an OpenAI channel, and an OpenAI stream to an
+ * AWS Bedrock channel (Converse: SigV4-signed, AWS's binary event stream translated), beside
+ * Sluice's own OpenAI stream pass-through, in the same run: CPU per request under load and added
+ * time to first byte over the upstream called directly.
  */
 import { measureLoad, measureSequential } from './measure.mjs';
 import { table } from './report.mjs';
-import { BENCH_CLAUDE_MODEL, BENCH_MODEL } from './sluice-process.mjs';
+import { BENCH_BEDROCK_MODEL, BENCH_CLAUDE_MODEL, BENCH_MODEL } from './sluice-process.mjs';
 
 const USER = { role: 'user', content: 'Hello! Please greet me back in one short sentence.' };
 const SYSTEM = 'You are a helpful assistant.';
-const OPENAI_STREAM = JSON.stringify({
-  model: BENCH_MODEL,
-  messages: [{ role: 'system', content: SYSTEM }, USER],
-  max_tokens: 64,
-  stream: true,
+/** @param {string} model */
+const chatStream = (model) =>
+  JSON.stringify({
+    model,
+    messages: [{ role: 'system', content: SYSTEM }, USER],
+    max_tokens: 64,
+    stream: true,
+  });
+const OPENAI_STREAM = chatStream(BENCH_MODEL);
+/** What a direct ConverseStream call sends: Converse's body, signed (the double checks the scheme only). */
+const CONVERSE_STREAM = JSON.stringify({
+  system: [{ text: SYSTEM }],
+  messages: [{ role: 'user', content: [{ text: USER.content }] }],
+  inferenceConfig: { maxTokens: 64 },
 });
+const SIGNED = {
+  'content-type': 'application/json',
+  authorization:
+    'AWS4-HMAC-SHA256 Credential=AKIABENCHBENCHBENCH0/20260101/us-east-1/bedrock/aws4_request, SignedHeaders=host;x-amz-date, Signature=0',
+  'x-amz-date': '20260101T000000Z',
+};
 /** @param {string} model */
 const messagesStream = (model) =>
   JSON.stringify({ model, system: SYSTEM, messages: [USER], max_tokens: 64, stream: true });
@@ -57,6 +73,12 @@ export const measureClientFormats = async (where, settings, say) => {
       body: messagesStream(BENCH_MODEL),
       streamEnd: MESSAGE_STOP,
     },
+    {
+      name: 'bedrock converse (signed)',
+      url: sluice('/v1/chat/completions'),
+      pid: where.sluicePid,
+      body: chatStream(BENCH_BEDROCK_MODEL),
+    },
   ];
   /** @type {Record<string, import('./measure.mjs').LoadResult>} */
   const load = {};
@@ -87,6 +109,14 @@ export const measureClientFormats = async (where, settings, say) => {
       body: messagesStream(BENCH_CLAUDE_MODEL),
       streamEnd: MESSAGE_STOP,
     },
+    {
+      name: 'direct bedrock',
+      url: `${where.doubleOrigin}/model/${encodeURIComponent(BENCH_BEDROCK_MODEL)}/converse-stream`,
+      pid: where.doublePid,
+      body: CONVERSE_STREAM,
+      headers: SIGNED,
+      streamEnd: 'metadata',
+    },
   ];
   say(`sequential: ${settings.sequentialCount} streams per target, interleaved (Anthropic clients)`);
   const sequential = await measureSequential([...direct, ...variants], {
@@ -104,6 +134,7 @@ const BESIDE = {
   'openai pass-through': 'direct openai',
   'anthropic pass-through': 'direct anthropic',
   'anthropic translated': 'direct openai',
+  'bedrock converse (signed)': 'direct bedrock',
 };
 
 /**
@@ -129,6 +160,7 @@ export const deriveClientFormats = (result) => {
 const LIMITS = {
   'anthropic pass-through': { cpuRatio: 1.2, addedFirstByteP50Ms: 0.5 },
   'anthropic translated': { cpuRatio: 2, addedFirstByteP50Ms: 0.5 },
+  'bedrock converse (signed)': { cpuRatio: 2, addedFirstByteP50Ms: 0.5 },
 };
 
 /**

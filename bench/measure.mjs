@@ -12,6 +12,7 @@ import { cpuSeconds } from './proc-stats.mjs';
  * @property {number} pid  the process whose CPU time is the target's cost (the double for direct)
  * @property {string} [body]  the request body, when it is not the measurement's own
  * @property {string} [streamEnd]  what a whole stream of this target contains (default `data: [DONE]`)
+ * @property {Record<string, string>} [headers]  the request headers, when not a Sluice key's (sequential runs)
  */
 
 /**
@@ -105,17 +106,18 @@ const settleDown = () => new Promise((resolve) => setTimeout(resolve, 300));
 
 /**
  * One request on a keep-alive connection; checks the status and, for streams, the final [DONE].
- * @param {string} url
+ * @param {Target} target
  * @param {string} key
  * @param {string} body
  * @param {boolean} stream
  * @param {Agent} agent
- * @param {string} [streamEnd]
  * @returns {Promise<Timing>}
  */
-const timedRequest = async (url, key, body, stream, agent, streamEnd = 'data: [DONE]') => {
+const timedRequest = async (target, key, body, stream, agent) => {
+  const { url, streamEnd = 'data: [DONE]' } = target;
   const started = performance.now();
-  const response = await request(url, { method: 'POST', headers: headersFor(key), body, dispatcher: agent });
+  const headers = target.headers ?? headersFor(key);
+  const response = await request(url, { method: 'POST', headers, body, dispatcher: agent });
   let firstByte = 0;
   let text = '';
   for await (const chunk of response.body) {
@@ -169,12 +171,11 @@ export const measureSequential = async (targets, options) => {
     for (let round = 0; round < options.warmup; round += 1)
       for (const [index, target] of targets.entries())
         await timedRequest(
-          target.url,
+          target,
           options.keys(-1),
           target.body ?? options.body,
           options.stream,
           agentAt(agents, index),
-          target.streamEnd,
         );
     const cpuBefore = targets.map((target) => cpuSeconds(target.pid));
     /** @type {Timing[][]} */
@@ -183,12 +184,11 @@ export const measureSequential = async (targets, options) => {
       for (const [index, target] of targets.entries())
         timings[index]?.push(
           await timedRequest(
-            target.url,
+            target,
             options.keys(round),
             target.body ?? options.body,
             options.stream,
             agentAt(agents, index),
-            target.streamEnd,
           ),
         );
     await settleDown();

@@ -42,9 +42,10 @@ const newKey = () => {
  * @param {string} sqlitePath
  * @param {PopulateCounts} counts
  * @param {string} upstreamOrigin
+ * @param {string[]} [sameKeys]  the keys to write (another database's), instead of new ones
  * @returns {PopulateResult}
  */
-export const populate = (sqlitePath, counts, upstreamOrigin) => {
+export const populate = (sqlitePath, counts, upstreamOrigin, sameKeys) => {
   const db = new Sqlite(sqlitePath);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
@@ -60,7 +61,7 @@ export const populate = (sqlitePath, counts, upstreamOrigin) => {
     const now = Math.floor(Date.now() / 1000);
     /** @type {string[]} */
     const keys = [];
-    timed('tokens', () => insertTokens(db, counts.tokens, now, keys));
+    timed('tokens', () => insertTokens(db, counts.tokens, now, keys, sameKeys));
     timed('channels', () => insertChannels(db, counts.channels, now, upstreamOrigin));
     timed('logs', () => insertLogs(db, counts.logs, counts.tokens, counts.channels, now));
     /** @type {Record<string, number>} */
@@ -81,8 +82,9 @@ export const populate = (sqlitePath, counts, upstreamOrigin) => {
  * @param {number} count
  * @param {number} now
  * @param {string[]} keys  receives the keys written
+ * @param {string[]} [sameKeys]  the keys to write, when given
  */
-const insertTokens = (db, count, now, keys) => {
+const insertTokens = (db, count, now, keys, sameKeys) => {
   const insert = db.prepare(
     `INSERT INTO tokens (user_id, key, status, name, created_time, accessed_time, expired_time,
        remain_quota, unlimited_quota, used_quota, models, subnet)
@@ -90,7 +92,7 @@ const insertTokens = (db, count, now, keys) => {
   );
   db.transaction(() => {
     for (let index = 0; index < count; index += 1) {
-      const key = newKey();
+      const key = sameKeys?.[index] ?? newKey();
       keys.push(key);
       insert.run(key, `bench-key-${index}`, now, now, 500_000_000, index % 2);
     }

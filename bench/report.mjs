@@ -22,7 +22,7 @@ export const TARGETS = {
  * @property {Record<string, import('./measure.mjs').SequentialResult>} sequential
  * @property {Record<string, import('./measure.mjs').SequentialResult>} stream
  * @property {Record<string, import('./measure.mjs').SequentialResult>} [coldKeys]
- * @property {{ sluicePeakRssBytes: number, sluiceRssBytes: number, barePeakRssBytes: number, doublePeakRssBytes: number }} memory
+ * @property {{ sluicePeakRssBytes: number, sluiceRssBytes: number, barePeakRssBytes: number, doublePeakRssBytes: number, peakRssBytesOf?: Record<string, number> }} memory
  */
 
 /**
@@ -187,7 +187,14 @@ export const table = (header, rows) => {
   return [line(header), rule, ...rows.map(line)].join('\n');
 };
 
-const NAMES = ['direct', 'bare', 'sluice'];
+/** The columns of a phase's table: the direct call, the bare relay, then each Sluice measured. */
+const namesOf = (/** @type {PhaseResult} */ phase) => Object.keys(phase.load);
+const TITLES = /** @type {Record<string, string>} */ ({
+  direct: 'direct (double)',
+  bare: 'bare relay',
+  sluice: 'Sluice',
+  'sluice-b': 'Sluice B',
+});
 
 /**
  * The side-by-side table of one phase.
@@ -196,8 +203,9 @@ const NAMES = ['direct', 'bare', 'sluice'];
  * @returns {string}
  */
 export const phaseTable = (phase, settings) => {
+  const names = namesOf(phase);
   /** @type {(cell: (name: string) => string) => string[]} */
-  const each = (cell) => NAMES.map(cell);
+  const each = (cell) => names.map(cell);
   const load = (/** @type {string} */ name) => pick(phase.load, name);
   const sequential = (/** @type {string} */ name) => pick(phase.sequential, name);
   const stream = (/** @type {string} */ name) => pick(phase.stream, name);
@@ -251,20 +259,32 @@ export const phaseTable = (phase, settings) => {
     ],
     [
       'peak RSS (MiB)',
-      fixed(phase.memory.doublePeakRssBytes / MIB, 1),
-      fixed(phase.memory.barePeakRssBytes / MIB, 1),
-      fixed(phase.memory.sluicePeakRssBytes / MIB, 1),
+      ...each((name) =>
+        fixed(
+          (name === 'direct'
+            ? phase.memory.doublePeakRssBytes
+            : name === 'bare'
+              ? phase.memory.barePeakRssBytes
+              : (phase.memory.peakRssBytesOf?.[name] ?? phase.memory.sluicePeakRssBytes)) / MIB,
+          1,
+        ),
+      ),
     ],
   ];
   const cold = phase.coldKeys;
   if (cold)
     rows.push([
       'cold keys (1 request per new key): p50 (ms)',
-      fixed(pick(cold, 'direct').totalMs.p50, 3),
-      '',
-      `${fixed(pick(cold, 'sluice').totalMs.p50, 3)} (+${fixed(pick(cold, 'sluice').totalMs.p50 - pick(cold, 'direct').totalMs.p50, 3)})`,
+      ...each((name) => {
+        const own = cold[name];
+        if (!own) return '';
+        const direct = pick(cold, 'direct').totalMs.p50;
+        return name === 'direct'
+          ? fixed(direct, 3)
+          : `${fixed(own.totalMs.p50, 3)} (+${fixed(own.totalMs.p50 - direct, 3)})`;
+      }),
     ]);
-  return table(['', 'direct (double)', 'bare relay', 'Sluice'], rows);
+  return table(['', ...names.map((name) => TITLES[name] ?? name)], rows);
 };
 
 /**
@@ -301,4 +321,46 @@ export const slowMachineNote = (derived) => {
     ? `note: the bare relay itself added up to ${fixed(worst, 3)} ms in this run, more than the ${TARGETS.addedP50Ms} ms ` +
         'the latency targets allow Sluice: the machine was slow; compare Sluice with the bare relay, or run again.'
     : '';
+};
+
+/**
+ * Sluice B against Sluice A, phase by phase: their figures from the same run (the sequential ones
+ * from interleaved requests), and B − A (B ÷ A for CPU).
+ * @param {PhaseResult} base
+ * @param {PhaseResult} populated
+ * @returns {string}
+ */
+export const pairedTable = (base, populated) => {
+  /** @type {string[][]} */
+  const rows = [];
+  for (const [label, phase] of /** @type {[string, PhaseResult][]} */ ([
+    ['fresh', base],
+    ['populated', populated],
+  ])) {
+    const cpu = (/** @type {string} */ name) => pick(phase.load, name).cpuMicrosPerRequest;
+    const added = (/** @type {string} */ name) =>
+      pick(phase.sequential, name).totalMs.p50 - pick(phase.sequential, 'direct').totalMs.p50;
+    const firstByte = (/** @type {string} */ name) =>
+      pick(phase.stream, name).firstByteMs.p50 - pick(phase.stream, 'direct').firstByteMs.p50;
+    const sequentialCpu = (/** @type {string} */ name) =>
+      (pick(phase.sequential, name).cpuMicrosPerRequest + pick(phase.stream, name).cpuMicrosPerRequest) / 2;
+    /** @type {[string, (name: string) => number, 'ratio' | 'difference', number][]} */
+    const figures = [
+      ['load: CPU µs per request', cpu, 'ratio', 1],
+      ['sequential: CPU µs per request (mean of both)', sequentialCpu, 'ratio', 0],
+      ['added p50, non-stream (ms)', added, 'difference', 3],
+      ['added first byte p50, stream (ms)', firstByte, 'difference', 3],
+    ];
+    for (const [name, read, compare, digits] of figures) {
+      const a = read('sluice');
+      const b = read('sluice-b');
+      rows.push([
+        `${label}: ${name}`,
+        fixed(a, digits),
+        fixed(b, digits),
+        compare === 'ratio' ? `${fixed(b / a, 3)}×` : `${b - a >= 0 ? '+' : ''}${fixed(b - a, 3)}`,
+      ]);
+    }
+  }
+  return table(['', 'Sluice', 'Sluice B', 'B against Sluice'], rows);
 };

@@ -27,14 +27,29 @@ import { clientFormatTable, deriveClientFormats, measureClientFormats } from './
 import { measureLoad, measureSequential } from './measure.mjs';
 import { populate } from './populate.mjs';
 import { machine, memoryBytes } from './proc-stats.mjs';
-import { derive, phaseTable, slowMachineNote, verdicts, verdictTable } from './report.mjs';
-import { BENCH_MODEL, ROOT_KEY, setUpSluice, startSluice, stopSluice } from './sluice-process.mjs';
+import { derive, pairedTable, phaseTable, slowMachineNote, verdicts, verdictTable } from './report.mjs';
+import {
+  BENCH_MODEL,
+  ROOT_KEY,
+  parseSluiceEnv,
+  setUpSluice,
+  startSluice,
+  stopSluice,
+} from './sluice-process.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS = fileURLToPath(new URL('results', import.meta.url));
 const quick = process.env['BENCH_QUICK'] === '1';
 const profile = process.env['BENCH_CPU_PROF'] === '1';
 const sluiceMain = process.env['BENCH_SLUICE_MAIN'] || undefined;
+const sluiceEnv = parseSluiceEnv(process.env['BENCH_SLUICE_ENV']);
+// A second Sluice measured beside the first in the same run (its requests interleaved with the
+// first's): BENCH_B_MAIN another build, BENCH_B_ENV other settings, or both.
+const pairMain = process.env['BENCH_B_MAIN'] || undefined;
+const pairEnv = parseSluiceEnv(process.env['BENCH_B_ENV']);
+const paired = pairMain !== undefined || process.env['BENCH_B_ENV'] !== undefined;
+// BENCH_FORMATS=0 skips the client formats (a build from before they existed cannot serve them).
+const formatsOn = process.env['BENCH_FORMATS'] !== '0';
 
 const SETTINGS = {
   quick,
@@ -171,18 +186,35 @@ const checkSluice = async (origin) => {
  */
 
 /**
- * Every measurement of one phase, against the running processes.
+ * One Sluice of the run: `sluice`, and `sluice-b` when paired.
+ * @typedef {object} Instance
+ * @property {string} name
+ * @property {number} port
+ * @property {string} origin
+ * @property {string} sqlitePath
+ * @property {string} logFile
+ * @property {string | undefined} main
+ * @property {Record<string, string>} env
+ */
+
+/**
+ * Every measurement of one phase, against the running processes: the direct call, the bare relay
+ * and each Sluice (two when paired, their sequential requests interleaved with the others').
  * @param {Servers} servers
- * @param {import('./children.mjs').Child} sluice
+ * @param {{ instance: Instance, child: import('./children.mjs').Child }[]} sluices
  * @param {string[] | undefined} coldKeys  keys never used yet (populated phase)
  * @returns {Promise<import('./report.mjs').PhaseResult>}
  */
-const measurePhase = async (servers, sluice, coldKeys) => {
+const measurePhase = async (servers, sluices, coldKeys) => {
   /** @type {import('./measure.mjs').Target[]} */
   const targets = [
     { name: 'direct', url: `${servers.double.origin}/v1/chat/completions`, pid: servers.double.child.pid },
     { name: 'bare', url: `${servers.bare.origin}/v1/chat/completions`, pid: servers.bare.child.pid },
-    { name: 'sluice', url: `${servers.sluiceOrigin}/v1/chat/completions`, pid: sluice.pid },
+    ...sluices.map(({ instance, child }) => ({
+      name: instance.name,
+      url: `${instance.origin}/v1/chat/completions`,
+      pid: child.pid,
+    })),
   ];
   /** @type {Record<string, import('./measure.mjs').LoadResult>} */
   const load = {};
@@ -209,22 +241,29 @@ const measurePhase = async (servers, sluice, coldKeys) => {
   });
   say(`sequential: ${SETTINGS.sequentialCount} stream requests per target, interleaved`);
   const stream = await measureSequential(targets, { ...sequentialOptions, body: STREAM_BODY, stream: true });
+  const peaks = () =>
+    Object.fromEntries(
+      sluices.map(({ instance, child }) => [instance.name, memoryBytes(child.pid, 'VmHWM')]),
+    );
+  const [first] = sluices;
+  if (!first) throw new Error('no Sluice to measure');
   /** @type {import('./report.mjs').PhaseResult} */
   const result = {
     load,
     sequential,
     stream,
     memory: {
-      sluicePeakRssBytes: memoryBytes(sluice.pid, 'VmHWM'),
-      sluiceRssBytes: memoryBytes(sluice.pid, 'VmRSS'),
+      sluicePeakRssBytes: memoryBytes(first.child.pid, 'VmHWM'),
+      sluiceRssBytes: memoryBytes(first.child.pid, 'VmRSS'),
       barePeakRssBytes: memoryBytes(servers.bare.child.pid, 'VmHWM'),
       doublePeakRssBytes: memoryBytes(servers.double.child.pid, 'VmHWM'),
+      peakRssBytesOf: peaks(),
     },
   };
   if (coldKeys) {
     say(`cold keys: ${SETTINGS.coldKeys} sequential requests, each with a key never used before`);
     result.coldKeys = await measureSequential(
-      [pickTarget(targets, 'direct'), pickTarget(targets, 'sluice')],
+      targets.filter((target) => target.name !== 'bare'),
       {
         keys: (round) => (round < 0 ? ROOT_KEY : `sk-${coldKeys[round] ?? ''}`),
         count: Math.min(SETTINGS.coldKeys, coldKeys.length),
@@ -233,62 +272,82 @@ const measurePhase = async (servers, sluice, coldKeys) => {
         stream: false,
       },
     );
-    result.memory.sluicePeakRssBytes = memoryBytes(sluice.pid, 'VmHWM');
+    result.memory.sluicePeakRssBytes = memoryBytes(first.child.pid, 'VmHWM');
+    result.memory.peakRssBytesOf = peaks();
   }
   return result;
 };
 
 /**
- * @param {import('./measure.mjs').Target[]} targets
- * @param {string} name
- * @returns {import('./measure.mjs').Target}
+ * Starts one Sluice of the run.
+ * @param {Instance} instance
+ * @param {string} phase
  */
-const pickTarget = (targets, name) => {
-  const target = targets.find((candidate) => candidate.name === name);
-  if (!target) throw new Error(`no target ${name}`);
-  return target;
-};
-
-/**
- * One Sluice run: start it, measure, check what it logged, stop it.
- * @param {Servers} servers
- * @param {{ port: number, sqlitePath: string, logFile: string, phase: string, setUp: boolean, coldKeys?: string[] }} options
- */
-const sluiceRun = async (servers, options) => {
-  const logsBefore = options.setUp ? 0 : consumeLogRows(options.sqlitePath);
+const startInstance = (instance, phase) => {
   const nodeFlags = profile
     ? // One profile per thread (Node names them CPU.<date>.<time>.<pid>.<thread>.<seq>): the relay's
       // is thread 0; the SQLite worker threads have their own.
-      ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS, 'profiles', options.phase)}`]
+      ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS, 'profiles', phase, instance.name)}`]
     : [];
-  say(`starting Sluice (${options.phase})`);
-  const sluice = await startSluice({ ...options, nodeFlags, ...(sluiceMain ? { main: sluiceMain } : {}) });
+  say(`starting ${instance.name} (${phase})`);
+  return startSluice({
+    port: instance.port,
+    sqlitePath: instance.sqlitePath,
+    logFile: instance.logFile,
+    nodeFlags,
+    env: instance.env,
+    ...(instance.main ? { main: instance.main } : {}),
+  });
+};
+
+/**
+ * One phase: start every Sluice, measure, check what each logged, stop them.
+ * @param {Servers} servers
+ * @param {Instance[]} instances
+ * @param {{ phase: string, setUp: boolean, coldKeys?: string[] }} options
+ */
+const sluiceRun = async (servers, instances, options) => {
+  const logsBefore = instances.map((instance) => (options.setUp ? 0 : consumeLogRows(instance.sqlitePath)));
+  /** @type {{ instance: Instance, child: import('./children.mjs').Child }[]} */
+  const sluices = [];
   try {
-    if (options.setUp) await setUpSluice(servers.sluiceOrigin, servers.double.origin);
-    await checkSluice(servers.sluiceOrigin);
-    const phase = await measurePhase(servers, sluice, options.coldKeys);
-    // Anthropic clients, once (on the fresh database): their cost does not depend on the data.
-    const formats = options.coldKeys
-      ? undefined
-      : await measureClientFormats(
-          {
-            doubleOrigin: servers.double.origin,
-            doublePid: servers.double.child.pid,
-            sluiceOrigin: servers.sluiceOrigin,
-            sluicePid: sluice.pid,
-            key: ROOT_KEY,
-          },
-          SETTINGS,
-          say,
-        );
-    const answered = await relayAnswers(servers.sluiceOrigin);
-    await stopSluice(sluice);
-    const logged = consumeLogRows(options.sqlitePath) - logsBefore;
-    say(`Sluice answered ${answered} relay requests with 200 and wrote ${logged} consumption log rows`);
-    return { phase, formats, billing: { relayAnswers: answered, consumeLogRows: logged } };
-  } catch (error) {
-    await stopChild(sluice, 'SIGKILL');
-    throw error;
+    for (const instance of instances) {
+      sluices.push({ instance, child: await startInstance(instance, options.phase) });
+      if (options.setUp) await setUpSluice(instance.origin, servers.double.origin);
+      await checkSluice(instance.origin);
+    }
+    const phase = await measurePhase(servers, sluices, options.coldKeys);
+    const [first] = sluices;
+    // Client formats and the signed native type, once (fresh database, first Sluice): their cost does not depend on the data.
+    const formats =
+      options.coldKeys || !formatsOn || !first
+        ? undefined
+        : await measureClientFormats(
+            {
+              doubleOrigin: servers.double.origin,
+              doublePid: servers.double.child.pid,
+              sluiceOrigin: first.instance.origin,
+              sluicePid: first.child.pid,
+              key: ROOT_KEY,
+            },
+            SETTINGS,
+            say,
+          );
+    /** @type {Record<string, { relayAnswers: number, consumeLogRows: number }>} */
+    const billing = {};
+    for (const [index, { instance, child }] of sluices.entries()) {
+      const answered = await relayAnswers(instance.origin);
+      await stopSluice(child);
+      const logged = consumeLogRows(instance.sqlitePath) - (logsBefore[index] ?? 0);
+      say(
+        `${instance.name} answered ${answered} relay requests with 200 and wrote ${logged} consumption log rows`,
+      );
+      billing[instance.name] = { relayAnswers: answered, consumeLogRows: logged };
+    }
+    sluices.length = 0;
+    return { phase, formats, billing };
+  } finally {
+    for (const { child } of sluices) await stopChild(child, 'SIGKILL');
   }
 };
 
@@ -300,8 +359,6 @@ const main = async () => {
       `warning: load average ${before.loadAverage.join(' ')} on ${before.cpus} CPUs: other work will skew the figures`,
     );
   const work = mkdtempSync(join(tmpdir(), 'sluice-bench-'));
-  const sqlitePath = join(work, 'sluice.db');
-  const logFile = join(work, 'sluice.log');
   const cleanUp = () => {
     killAll();
     if (process.env['BENCH_KEEP'] !== '1') rmSync(work, { recursive: true, force: true });
@@ -312,29 +369,50 @@ const main = async () => {
       say(`${signal}: stopping every child`);
       process.exit(130);
     });
+  /** @type {Instance[]} */
+  const instances = [];
   try {
     const here = fileURLToPath(new URL('.', import.meta.url));
     const double = await startHelper('upstream double', [join(here, 'upstream-double.mjs')]);
     const bare = await startHelper('bare relay', [join(here, 'bare-relay.mjs'), double.origin]);
-    const port = await freePort();
+    /** @type {[string, string | undefined, Record<string, string>][]} */
+    const kinds = [['sluice', sluiceMain, sluiceEnv]];
+    if (paired) kinds.push(['sluice-b', pairMain ?? sluiceMain, { ...sluiceEnv, ...pairEnv }]);
+    for (const [name, main, env] of kinds) {
+      // Each Sluice in a folder of its own: its SQLite file, its billing journal beside it, its log.
+      const folder = join(work, name);
+      mkdirSync(folder);
+      const port = await freePort();
+      instances.push({
+        name,
+        port,
+        origin: `http://127.0.0.1:${port}`,
+        sqlitePath: join(folder, 'sluice.db'),
+        logFile: join(folder, 'sluice.log'),
+        main,
+        env,
+      });
+    }
     /** @type {Servers} */
-    const servers = { double, bare, sluiceOrigin: `http://127.0.0.1:${port}` };
+    const servers = { double, bare, sluiceOrigin: instances[0]?.origin ?? '' };
     say(
-      `double ${double.origin}, bare relay ${bare.origin}, Sluice ${servers.sluiceOrigin}, data in ${work}`,
+      `double ${double.origin}, bare relay ${bare.origin}, ${instances.map((instance) => `${instance.name} ${instance.origin}`).join(', ')}, data in ${work}`,
     );
 
-    const base = await sluiceRun(servers, { port, sqlitePath, logFile, phase: 'base', setUp: true });
+    const base = await sluiceRun(servers, instances, { phase: 'base', setUp: true });
 
     say(
       `populating: ${SETTINGS.populate.tokens} keys, ${SETTINGS.populate.channels} channels, ${SETTINGS.populate.logs} log rows`,
     );
-    const filled = populate(sqlitePath, SETTINGS.populate, double.origin);
+    const [first, ...others] = instances;
+    if (!first) throw new Error('no Sluice');
+    const filled = populate(first.sqlitePath, SETTINGS.populate, double.origin);
+    // The same rows and cold keys for the second Sluice, in its own database (its build may have
+    // other migrations than the first's).
+    for (const other of others) populate(other.sqlitePath, SETTINGS.populate, double.origin, filled.keys);
     say(`populated in ${JSON.stringify(filled.seconds)} s: ${JSON.stringify(filled.rows)}`);
 
-    const populated = await sluiceRun(servers, {
-      port,
-      sqlitePath,
-      logFile,
+    const populated = await sluiceRun(servers, instances, {
       phase: 'populated',
       setUp: false,
       coldKeys: filled.keys,
@@ -348,7 +426,11 @@ const main = async () => {
       measuredAt: new Date().toISOString(),
       runSeconds: Math.round((Date.now() - started) / 1000),
       machine: { ...machine(), loadAverageAtStart: before.loadAverage, node: process.version },
-      settings: SETTINGS,
+      settings: {
+        ...SETTINGS,
+        formats: formatsOn,
+        sluices: instances.map(({ name, main, env }) => ({ name, main: main ?? 'server/dist/main.js', env })),
+      },
       phases: {
         base: { ...base.phase, billing: base.billing },
         populated: {
@@ -375,12 +457,26 @@ const main = async () => {
       `Populated database (+${SETTINGS.populate.tokens} keys, +${SETTINGS.populate.channels} channels, +${SETTINGS.populate.logs} log rows)`,
       phaseTable(populated.phase, SETTINGS),
       '',
-      `billing check: fresh database, ${base.billing.relayAnswers} relay answers / ${base.billing.consumeLogRows} log rows; populated, ${populated.billing.relayAnswers} / ${populated.billing.consumeLogRows}`,
-      `load average at start ${before.loadAverage.join(' ')}, at end ${results.machine.loadAverage.join(' ')}${sluiceMain ? `; Sluice entry ${sluiceMain}` : ''}`,
+      ...instances.map(
+        ({ name }) =>
+          `billing check, ${name}: fresh database, ${billingLine(base.billing[name])}; populated, ${billingLine(populated.billing[name])}`,
+      ),
+      `load average at start ${before.loadAverage.join(' ')}, at end ${results.machine.loadAverage.join(' ')}`,
+      ...instances.map(
+        ({ name, main, env }) =>
+          `${name}: ${main ?? 'server/dist/main.js'}${Object.keys(env).length > 0 ? `, env ${JSON.stringify(env)}` : ''}`,
+      ),
       '',
+      ...(paired
+        ? [
+            'Paired: sluice-b against sluice in the same run (sequential requests interleaved)',
+            pairedTable(base.phase, populated.phase),
+            '',
+          ]
+        : []),
       ...(base.formats
         ? [
-            'Anthropic clients (fresh database; CPU under load, first byte sequential)',
+            'Client formats and a signed native type (fresh database; CPU under load, first byte sequential)',
             clientFormatTable(base.formats),
             '',
           ]
@@ -395,17 +491,26 @@ const main = async () => {
     process.stdout.write(out.join('\n'));
   } catch (error) {
     say(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    if (existsSync(logFile))
-      process.stderr.write(
-        `--- last lines of Sluice's log ---\n${readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n')}\n`,
+    for (const { name, logFile } of instances) {
+      if (existsSync(logFile))
+        process.stderr.write(
+          `--- last lines of ${name}'s log ---\n${readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n')}\n`,
+        );
+      say(
+        `${name}'s log: ${logFile}${process.env['BENCH_KEEP'] === '1' ? '' : ' (deleted; BENCH_KEEP=1 keeps it)'}`,
       );
-    say(
-      `Sluice's log: ${logFile}${process.env['BENCH_KEEP'] === '1' ? '' : ' (deleted; BENCH_KEEP=1 keeps it)'}`,
-    );
+    }
     process.exitCode = 1;
   } finally {
     killAll();
   }
 };
+
+/**
+ * @param {{ relayAnswers: number, consumeLogRows: number } | undefined} billing
+ * @returns {string}
+ */
+const billingLine = (billing) =>
+  billing ? `${billing.relayAnswers} relay answers / ${billing.consumeLogRows} log rows` : 'n/a';
 
 await main();

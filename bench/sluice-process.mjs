@@ -34,6 +34,8 @@ export const ROOT_KEY = 'sk-benchRootKey0123456789abcdefghij';
 export const BENCH_MODEL = 'gpt-3.5-turbo';
 /** The model of the bench's Anthropic channel (the same double, its Messages API). */
 export const BENCH_CLAUDE_MODEL = 'claude-bench';
+/** The model of the bench's AWS Bedrock channel (Converse, SigV4-signed, on the same double). */
+export const BENCH_BEDROCK_MODEL = 'amazon.nova-micro-v1:0';
 /** Priority of the bench channel; populated channels that also serve the model sit below it. */
 export const BENCH_PRIORITY = 10;
 
@@ -44,7 +46,25 @@ export const BENCH_PRIORITY = 10;
  * @property {string} logFile  Sluice's stdout and stderr (pino writes a line per request)
  * @property {string[]} [nodeFlags]  e.g. --cpu-prof
  * @property {string} [main]  the entry to run instead of server/dist/main.js (BENCH_SLUICE_MAIN)
+ * @property {Record<string, string>} [env]  more environment for Sluice (BENCH_SLUICE_ENV)
  */
+
+/**
+ * `BENCH_SLUICE_ENV="A=1 B=2"`: variables added to Sluice's environment, e.g. to bench an option
+ * off against the same build with it on.
+ * @param {string | undefined} text
+ * @returns {Record<string, string>}
+ */
+export const parseSluiceEnv = (text) => {
+  /** @type {Record<string, string>} */
+  const env = {};
+  for (const pair of (text ?? '').split(/\s+/).filter((part) => part !== '')) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new Error(`BENCH_SLUICE_ENV: "${pair}" is not NAME=value`);
+    env[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return env;
+};
 
 /**
  * Starts `node server/dist/main.js` (or `options.main`) on a SQLite file, rate limits off, billing and logging on (the
@@ -67,6 +87,7 @@ export const startSluice = async (options) => {
       GLOBAL_WEB_RATE_LIMIT: '0',
       CRITICAL_RATE_LIMIT: '0',
       INITIAL_ROOT_TOKEN: ROOT_KEY,
+      ...options.env,
     },
   });
   let exited = false;
@@ -172,6 +193,21 @@ export const setUpSluice = async (origin, upstreamOrigin) => {
       key: 'sk-ant-bench-upstream',
       base_url: upstreamOrigin,
       models: BENCH_CLAUDE_MODEL,
+      group: 'default',
+      priority: BENCH_PRIORITY,
+    },
+  });
+  // AWS Bedrock on the same double: a native type whose requests are SigV4-signed and whose streams
+  // are AWS's binary event stream, translated to OpenAI chunks.
+  await callApi(origin, '/api/channel/', {
+    method: 'POST',
+    cookie,
+    body: {
+      type: 33,
+      name: 'bench-bedrock',
+      key: 'AKIABENCHBENCHBENCH0|benchSecretAccessKey0123456789abcdefghij|us-east-1',
+      base_url: upstreamOrigin,
+      models: BENCH_BEDROCK_MODEL,
       group: 'default',
       priority: BENCH_PRIORITY,
     },

@@ -4,12 +4,17 @@
  * - POST …/chat/completions → the chat.completion JSON with usage;
  * - with "stream": true → SSE chunks (role, words, finish), then a usage chunk when
  *   stream_options.include_usage is true, then `data: [DONE]`;
- * - POST …/v1/messages → Anthropic's Messages stream of the same words (every request streams).
+ * - POST …/v1/messages → Anthropic's Messages stream of the same words (every request streams);
+ * - POST /model/{id}/converse-stream → AWS Bedrock's ConverseStream answer of the same words, in
+ *   AWS's binary event stream (frames made by the AWS SDK's own codec). The SigV4 signature is not
+ *   checked here (the tests' double does); its headers must be there.
  * It does the least work it can: no validation beyond the fields it reads, answers prebuilt.
  */
 import { Buffer } from 'node:buffer';
 import { createServer } from 'node:http';
 import process from 'node:process';
+import { EventStreamCodec } from '@smithy/core/event-streams';
+import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 
 const REPLY = 'Hello there, how may I assist you today?';
 const USAGE = { prompt_tokens: 9, completion_tokens: 12, total_tokens: 21 };
@@ -116,6 +121,40 @@ const messageEvents = (model) => {
   return events;
 };
 
+/**
+ * Bedrock's ConverseStream answer, as AWS frames it: messageStart, a contentBlockDelta per word,
+ * contentBlockStop, messageStop, then metadata with the usage.
+ * @returns {Buffer}
+ */
+const converseStream = () => {
+  const codec = new EventStreamCodec(toUtf8, fromUtf8);
+  /** @param {string} type @param {unknown} payload */
+  const frame = (type, payload) =>
+    codec.encode({
+      headers: {
+        ':event-type': { type: 'string', value: type },
+        ':content-type': { type: 'string', value: 'application/json' },
+        ':message-type': { type: 'string', value: 'event' },
+      },
+      body: fromUtf8(JSON.stringify(payload)),
+    });
+  const frames = [frame('messageStart', { role: 'assistant', p: 'abcdefgh' })];
+  for (const word of REPLY.split(/(?<= )/))
+    frames.push(frame('contentBlockDelta', { contentBlockIndex: 0, delta: { text: word }, p: 'abcd' }));
+  frames.push(
+    frame('contentBlockStop', { contentBlockIndex: 0, p: 'abcdefghij' }),
+    frame('messageStop', { stopReason: 'end_turn', p: 'abcdef' }),
+    frame('metadata', {
+      usage: { inputTokens: USAGE.prompt_tokens, outputTokens: USAGE.completion_tokens, totalTokens: 21 },
+      metrics: { latencyMs: 120 },
+      p: 'abc',
+    }),
+  );
+  return Buffer.concat(frames.map((bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+};
+const CONVERSE_STREAM = converseStream();
+const CONVERSE_PATH = /^\/model\/[^/]+\/converse-stream$/;
+
 /** @type {Map<string, string[]>} */
 const streams = new Map();
 
@@ -172,6 +211,19 @@ const server = createServer({ keepAliveTimeout: 65_000 }, (request, response) =>
       response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       for (const event of events) response.write(event);
       response.end();
+      return;
+    }
+    if (request.method === 'POST' && CONVERSE_PATH.test(url)) {
+      if (!String(request.headers['authorization'] ?? '').startsWith('AWS4-HMAC-SHA256 Credential=')) {
+        response.writeHead(403, {
+          'content-type': 'application/json',
+          'x-amzn-errortype': 'MissingAuthenticationTokenException',
+        });
+        response.end('{"message":"Missing Authentication Token"}');
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream' });
+      response.end(CONVERSE_STREAM);
       return;
     }
     if (request.method !== 'POST' || !url.endsWith('/chat/completions')) {
