@@ -87,6 +87,7 @@ const pump = async (
   source: ChunkSource,
   afterFirstChunk: () => void,
   client: RelayRoute['client'],
+  durable: () => Promise<void> | undefined,
 ): Promise<void> => {
   let first = true;
   const onClose = () => {
@@ -130,6 +131,9 @@ const pump = async (
       response.writeHead(reply.status, reply.headers);
     }
     if (source.done) {
+      // The stream is settled: its last bytes wait until the settlement is in the billing journal.
+      const journaled = durable();
+      if (journaled) await journaled;
       // The last chunk goes out with the end of the response: one write instead of two.
       response.off('close', onClose);
       response.end(chunk);
@@ -241,6 +245,11 @@ export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
     }
     const { status, body, headers } = reply;
     headers['access-control-allow-origin'] = '*';
+    // A whole answer goes out once its settlement is in the billing journal (kill -9 loses no bill).
+    if (typeof body === 'string' || body instanceof Uint8Array) {
+      const journaled = relay.billing.durable();
+      if (journaled) await journaled;
+    }
     if (response.destroyed) {
       if (typeof body === 'object' && !(body instanceof Uint8Array)) body.cancel();
     } else if (typeof body === 'string' || body instanceof Uint8Array) {
@@ -261,7 +270,7 @@ export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
         );
     };
     if (typeof body === 'object' && !(body instanceof Uint8Array) && !response.destroyed)
-      await pump(response, reply, body, account, route.client);
+      await pump(response, reply, body, account, route.client, relay.billing.durable);
     else account();
   };
 

@@ -32,7 +32,13 @@ export const openBillingDurability = async (deps: DurabilityDeps): Promise<Billi
   else {
     try {
       mkdirSync(deps.journalDir, { recursive: true });
-      journal = fileJournal(deps.journalDir, owner);
+      const logger = deps.logger;
+      journal = fileJournal(deps.journalDir, owner, undefined, (error) =>
+        logger.error(
+          { err: error },
+          'the billing journal could not be written: settlements of answered requests will be billed, but not after a crash',
+        ),
+      );
     } catch (error) {
       await lease.end(true);
       throw new Error(

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -42,7 +42,12 @@ describe('the billing journal', () => {
 
   it('begins new segments as it grows and deletes each once all its settlements are written', () => {
     const journal = fileJournal(dir, thisOwner(randomUUID()), 600);
-    const seqs = Array.from({ length: 12 }, (_, index) => journal.append(settlement(index)));
+    // One settlement a turn of the event loop: each write may begin a segment.
+    const seqs = Array.from({ length: 12 }, (_, index) => {
+      const seq = journal.append(settlement(index));
+      journal.flush();
+      return seq;
+    });
     const segments = readdirSync(dir).length;
     expect(segments).toBeGreaterThan(2);
     // The oldest settlement still waits: nothing can go.
@@ -56,6 +61,62 @@ describe('the billing journal', () => {
     expect(journal.pending()).toBe(0);
     journal.close();
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("writes one turn's settlements in one write, and says when they are in the file", async () => {
+    const journal = fileJournal(dir, thisOwner(randomUUID()));
+    expect(journal.durable()).toBeUndefined();
+    const [segment] = journalSegments(dir);
+    const lines = () =>
+      readFileSync(segment?.path ?? '', 'utf8')
+        .split('\n')
+        .filter(Boolean).length;
+    expect(lines()).toBe(1);
+    const seqs = [
+      journal.append(settlement(1)),
+      journal.append(settlement(2)),
+      journal.append(settlement(3)),
+    ];
+    const durable = journal.durable();
+    expect(durable).toBeInstanceOf(Promise);
+    // Nothing of this turn is in the file yet: the answers wait for `durable`.
+    expect(lines()).toBe(1);
+    let resolved = false;
+    void durable?.then(() => {
+      resolved = true;
+    });
+    await Promise.resolve();
+    expect(resolved).toBe(false);
+    await durable;
+    expect(lines()).toBe(4);
+    expect(readSegment(segment?.path ?? '').entries.map((entry) => entry.seq)).toEqual(seqs);
+    expect(journal.durable()).toBeUndefined();
+    // The next turn's appends are a new write.
+    journal.append(settlement(4));
+    await journal.durable();
+    expect(lines()).toBe(5);
+    journal.close();
+  });
+
+  it('writes what is still buffered when it closes', () => {
+    const journal = fileJournal(dir, thisOwner(randomUUID()));
+    journal.append(settlement(1));
+    journal.append(settlement(2));
+    journal.close();
+    const [segment] = journalSegments(dir);
+    expect(readSegment(segment?.path ?? '').entries.map((entry) => entry.seq)).toEqual([1, 2]);
+  });
+
+  it('tells a write that failed and lets the answers go on (the settlements stay queued)', async () => {
+    const failures: unknown[] = [];
+    // Segments of no size: every write begins a segment, which fails in a folder that is gone.
+    const journal = fileJournal(dir, thisOwner(randomUUID()), 0, (error) => failures.push(error));
+    rmSync(dir, { recursive: true, force: true });
+    journal.append(settlement(1));
+    await journal.durable();
+    expect(failures).toHaveLength(1);
+    expect(journal.pending()).toBe(1);
+    expect(journal.durable()).toBeUndefined();
   });
 
   it('keeps its files when it closes with settlements unwritten (the next start replays them)', () => {

@@ -8,6 +8,11 @@
  * A segment is deleted once every settlement in it is written; the database keeps which sequence
  * numbers are written (`sluice_settled`), in the same transaction as the settlements themselves.
  * Appends are plain writes: they survive the process, not the machine (no fsync per request).
+ *
+ * The appends of one turn of the event loop go to the file in one write, in the loop's check phase
+ * (`setImmediate`): under load one system call carries many settlements. The answers whose
+ * settlements wait for that write hold their last bytes until it is done (`durable()`), so no
+ * client has a whole answer whose settlement is not in the file.
  */
 import { closeSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -19,8 +24,15 @@ import type { Settlement } from './settlement-write.js';
 
 export interface BillingJournal {
   readonly instanceId: string;
-  /** Records a settlement before its answer ends: its sequence number. */
+  /** Records a settlement before its answer ends: its sequence number (in the file by `durable()`). */
   append(settlement: Settlement): number;
+  /**
+   * Undefined when everything appended is in the file; else a promise of the write that puts it
+   * there (this turn's appends, written together). An answer's last bytes wait for it.
+   */
+  durable(): Promise<void> | undefined;
+  /** Writes what is appended now, at once (shutdown, tests). */
+  flush(): void;
   /** These settlements are committed (or charged otherwise): their segment may go. */
   written(seqs: readonly number[]): void;
   /** The first sequence number any kept segment holds: marks below it are needed no more. */
@@ -73,6 +85,8 @@ export const memoryJournal = (instanceId: string): BillingJournal => {
       for (const seq of waiting) return seq;
       return next;
     },
+    durable: () => undefined,
+    flush: () => undefined,
     pending: () => waiting.size,
     close: () => undefined,
   };
@@ -83,19 +97,52 @@ export const fileJournal = (
   dir: string,
   owner: JournalOwner,
   segmentBytes = SEGMENT_BYTES,
+  onWriteError: (error: unknown) => void = () => undefined,
 ): BillingJournal => {
   let next = 1;
   /** Unwritten settlements by seq; insertion order is seq order, so the first is the oldest. */
   const waiting = new Set<number>();
   /** Segments oldest first: their first seq and file; the last is the one appended to. */
   const segments: { first: number; path: string; fd: number; bytes: number }[] = [];
+  /** Lines appended and not yet in the file, and the seq of the first of them. */
+  let lines = '';
+  let linesFirst = 1;
+  let linesCount = 0;
+  /** This turn's write, once scheduled: what `durable()` answers. */
+  let flushed: Promise<void> | undefined;
+  let resolveFlushed: (() => void) | undefined;
 
-  const begin = () => {
-    const path = join(dir, `${owner.instanceId}.${next}.jsonl`);
+  const begin = (first: number) => {
+    const path = join(dir, `${owner.instanceId}.${first}.jsonl`);
     const fd = openSync(path, 'a');
     const header = `${JSON.stringify({ owner })}\n`;
     writeSync(fd, header);
-    segments.push({ first: next, path, fd, bytes: header.length });
+    segments.push({ first, path, fd, bytes: header.length });
+  };
+
+  /** Writes the buffered lines: one write while they fit the current segment. */
+  const flush = () => {
+    const resolve = resolveFlushed;
+    flushed = undefined;
+    resolveFlushed = undefined;
+    if (linesCount > 0) {
+      const text = lines;
+      const first = linesFirst;
+      lines = '';
+      linesCount = 0;
+      try {
+        let current = segments[segments.length - 1];
+        if (!current || current.bytes > segmentBytes) {
+          begin(first);
+          current = segments[segments.length - 1];
+        }
+        if (current) current.bytes += writeSync(current.fd, text);
+      } catch (error) {
+        // The settlements stay queued for the database; only their crash safety is lost. Said loudly.
+        onWriteError(error);
+      }
+    }
+    resolve?.();
   };
 
   /** Deletes the segments (not the current one) whose settlements are all written. */
@@ -110,21 +157,24 @@ export const fileJournal = (
     }
   };
 
-  begin();
+  begin(next);
   return {
     instanceId: owner.instanceId,
     append: (settlement) => {
-      let current = segments[segments.length - 1];
-      if (!current || current.bytes > segmentBytes) {
-        begin();
-        current = segments[segments.length - 1];
-      }
       const seq = next++;
-      const line = `{"s":${seq},"t":${JSON.stringify(settlement)}}\n`;
-      if (current) current.bytes += writeSync(current.fd, line);
+      if (linesCount === 0) linesFirst = seq;
+      lines += `{"s":${seq},"t":${JSON.stringify(settlement)}}\n`;
+      linesCount += 1;
       waiting.add(seq);
+      if (!flushed)
+        flushed = new Promise<void>((resolve) => {
+          resolveFlushed = resolve;
+          setImmediate(flush);
+        });
       return seq;
     },
+    durable: () => flushed,
+    flush,
     written: (seqs) => {
       for (const seq of seqs) waiting.delete(seq);
       if (segments.length > 1) prune();
@@ -132,6 +182,7 @@ export const fileJournal = (
     oldestKept: () => segments[0]?.first ?? next,
     pending: () => waiting.size,
     close: () => {
+      flush();
       for (const segment of segments) closeSync(segment.fd);
       // Everything written: nothing for a restart to replay.
       if (waiting.size === 0) for (const segment of segments) unlinkSync(segment.path);

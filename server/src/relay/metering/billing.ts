@@ -88,9 +88,9 @@ export const createBilling = (options: BillingOptions) => {
     return cached && performance.now() - cached.readAt < QUOTA_FRESH_MS ? cached.quota : undefined;
   };
 
-  const userQuota = async (userId: number): Promise<number> => {
-    const fresh = freshQuota(userId);
-    if (fresh !== undefined) return fresh;
+  /** Reads in flight, per user: requests that find the cached quota stale at once share one read. */
+  const reading = new Map<number, Promise<number>>();
+  const readQuota = async (userId: number): Promise<number> => {
     const now = performance.now();
     const row = await db.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirst();
     const quota = Number(row?.quota ?? 0);
@@ -100,6 +100,16 @@ export const createBilling = (options: BillingOptions) => {
       quotas.set(userId, { quota, readAt: now });
     }
     return quota;
+  };
+  const userQuota = (userId: number): Promise<number> => {
+    const fresh = freshQuota(userId);
+    if (fresh !== undefined) return Promise.resolve(fresh);
+    let read = reading.get(userId);
+    if (!read) {
+      read = readQuota(userId).finally(() => reading.delete(userId));
+      reading.set(userId, read);
+    }
+    return read;
   };
 
   // Idle pools go back to their users every second.
@@ -126,6 +136,8 @@ export const createBilling = (options: BillingOptions) => {
       settle.stop();
     },
     journal,
+    /** Undefined when every settlement made so far is in the journal; else the promise of its write. */
+    durable: () => journal.durable(),
     userQuota,
     freshQuota,
   };
