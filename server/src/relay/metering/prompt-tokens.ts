@@ -1,10 +1,10 @@
-import type { RelayRequest } from '../request/relay-request.js';
+import { fullBody, type RelayRequest } from '../request/relay-request.js';
 import { countChatTokens, countTextTokens, inputText } from './token-counter.js';
 
 /** The prompt's tokens by the local tokenizer (only when an upstream gives no usage). */
 export const promptTokensOf = (request: RelayRequest, model: string, approximate: boolean): number => {
   if (request.mode === 'chat')
-    return countChatTokens(request.body['messages'] as unknown[], model, approximate);
+    return countChatTokens(fullBody(request)['messages'] as unknown[], model, approximate);
   if (request.mode === 'completions')
     return countTextTokens(inputText(request.body['prompt']), model, approximate);
   if (request.mode === 'moderations' || request.mode === 'embeddings')

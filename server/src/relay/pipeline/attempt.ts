@@ -1,5 +1,6 @@
 import { AppError } from '../../lib/app-error.js';
 import { checkImageRequest } from '../request/image-rules.js';
+import { fullBody } from '../request/relay-request.js';
 import { warnIfUnpriced, ratiosFor } from '../metering/pricing.js';
 import type { ClientFormatName } from '../clients/client-format.js';
 import type { Adaptor, NativeFormat, RelayRequestMeta } from '../providers/adaptor.js';
@@ -39,12 +40,18 @@ export const runAttempt = async (context: RequestContext, row: ChannelRow): Prom
   // system prompt, which must be honoured, sends it through the hub instead).
   const client = call.client;
   const native = client && !systemPrompt ? nativeFormatOf(adaptor, client.format.name, model) : undefined;
+  const multipart = isMultipart(request.mode);
+  // The client's own bytes go upstream when nothing in them changes; then the small members of a
+  // large body are all the adaptor reads (the whole body is parsed only when it must be rewritten).
+  const passesBytes =
+    adaptor.kind === 'pass-through' && model === request.model && !systemPrompt && !multipart;
   const body = native
     ? (client?.body ?? request.body)
     : systemPrompt
-      ? withSystemPrompt(request.body, systemPrompt)
-      : request.body;
-  const multipart = isMultipart(request.mode);
+      ? withSystemPrompt(fullBody(request), systemPrompt)
+      : passesBytes
+        ? request.body
+        : fullBody(request);
   // A provider that needs an access token first: from the cache, or fetched once (a failure is the channel's).
   let token: string | undefined;
   if (adaptor.token)
@@ -65,11 +72,7 @@ export const runAttempt = async (context: RequestContext, row: ChannelRow): Prom
     body,
     clientHeaders: call.clientHeaders,
     settings: deps.adaptorSettings,
-    // The client's own bytes go upstream when nothing in them changes.
-    raw:
-      adaptor.kind === 'pass-through' && model === request.model && !systemPrompt && !multipart
-        ? request.raw
-        : undefined,
+    raw: passesBytes ? request.raw : undefined,
   };
   // A request only the format's own provider runs fails over past a channel that does not speak it.
   if (client?.hubRefusal && !native) throw new AttemptFailure(client.hubRefusal, true, false);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { RELAY_ROUTES, RELAY_SCHEMAS, plainlyValidChat, readRelayRequest } from './relay-request.js';
+import {
+  fullBody,
+  LARGE_BODY_BYTES,
+  RELAY_ROUTES,
+  RELAY_SCHEMAS,
+  plainlyValidChat,
+  readRelayRequest,
+} from './relay-request.js';
 
 /** A small seeded generator, so a failure names a body that can be replayed. */
 const random = (seed: number) => () => {
@@ -96,5 +103,92 @@ describe('the chat shortcut never accepts what the schema refuses', () => {
         undefined,
       ),
     ).rejects.toThrow('max_tokens');
+  });
+});
+
+describe('a large chat body, read by its skeleton', () => {
+  const chat = RELAY_ROUTES[0];
+  if (!chat) throw new Error('no chat route');
+  const big = 'lorem ipsum "quoted" \\ 中文 '.repeat(LARGE_BODY_BYTES / 16);
+
+  /** The generated body made large: a long first message, or a long member of its own. */
+  const enlarged = (body: Record<string, unknown>, next: () => number): Record<string, unknown> => {
+    const messages = body['messages'];
+    const first: unknown = Array.isArray(messages) ? messages[0] : undefined;
+    if (typeof first === 'object' && first !== null && !Array.isArray(first) && next() < 0.7)
+      return { ...body, messages: [{ ...first, content: big }, ...(messages as unknown[]).slice(1)] };
+    return { ...body, tools_padding: big };
+  };
+
+  it('accepts and refuses exactly what the schema does, and reads the same request (600 bodies)', async () => {
+    const next = random(20_261_128);
+    let accepted = 0;
+    for (let index = 0; index < 600; index += 1) {
+      const generated = generate(next);
+      // Half of them plainly valid, so that both sides are exercised.
+      const body = enlarged(
+        next() < 0.5
+          ? { ...generated, model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }
+          : generated,
+        next,
+      );
+      const raw = Buffer.from(JSON.stringify(body));
+      expect(raw.byteLength).toBeGreaterThanOrEqual(LARGE_BODY_BYTES);
+      const schema = RELAY_SCHEMAS.chat.safeParse(body).success;
+      const read = await readRelayRequest(chat, raw, 'application/json', undefined).catch((error: unknown) =>
+        error instanceof Error ? error : new Error(String(error)),
+      );
+      if (!schema) {
+        expect(read, JSON.stringify(body).slice(0, 200)).toBeInstanceOf(Error);
+        continue;
+      }
+      accepted += 1;
+      if (read instanceof Error) throw read;
+      expect(read.model).toBe(String(body['model']).trim());
+      expect(read.stream).toBe(body['stream'] === true);
+      expect(read.maxTokens).toBe(Number(body['max_tokens'] ?? body['max_completion_tokens'] ?? 0) || 0);
+      expect(fullBody(read)).toEqual(body);
+      expect(read.raw).toBe(raw);
+    }
+    expect(accepted).toBeGreaterThan(100);
+  });
+
+  it('leaves the large members unparsed until the whole body is asked for', async () => {
+    const body = {
+      model: 'gpt-4o',
+      stream: true,
+      stream_options: { include_usage: true },
+      max_tokens: 64,
+      messages: [{ role: 'user', content: big }],
+    };
+    const read = await readRelayRequest(chat, Buffer.from(JSON.stringify(body)), '', undefined);
+    expect(read.body).toEqual({
+      model: 'gpt-4o',
+      stream: true,
+      stream_options: { include_usage: true },
+      max_tokens: 64,
+    });
+    expect(read.clientWantsUsage).toBe(true);
+    expect(fullBody(read)).toEqual(body);
+    // Parsed once.
+    expect(fullBody(read)).toBe(fullBody(read));
+  });
+
+  it('answers the usual 400 for a large body that is not JSON or not a chat request', async () => {
+    const raw = (text: string) => Buffer.from(text.replaceAll('BIG', JSON.stringify(big)));
+    await expect(
+      readRelayRequest(
+        chat,
+        raw(`{"model":"gpt-4o","messages":[{"role":"user","content":BIG}]`),
+        '',
+        undefined,
+      ),
+    ).rejects.toThrow('the body must be valid JSON');
+    await expect(
+      readRelayRequest(chat, raw(`{"messages":[{"role":"user","content":BIG}]}`), '', undefined),
+    ).rejects.toThrow('model is required');
+    await expect(
+      readRelayRequest(chat, raw(`{"model":"gpt-4o","messages":[{"content":BIG}]}`), '', undefined),
+    ).rejects.toThrow('every message needs a role');
   });
 });

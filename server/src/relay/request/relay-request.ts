@@ -3,6 +3,7 @@ import { relayError } from '../../lib/app-error.js';
 import { describeZodIssue } from '../../lib/zod-issue.js';
 import type { ClientFormatName } from '../clients/client-format.js';
 import type { RelayMode } from '../providers/adaptor.js';
+import { plainMessages, readSkeleton } from './json-skeleton.js';
 
 /** The relay's route table: mode, body kind and default model of each path. */
 export interface RelayRoute {
@@ -41,8 +42,13 @@ export interface RelayRequest {
   readonly path: string;
   readonly model: string;
   readonly stream: boolean;
-  /** The parsed JSON body (for multipart requests: the text fields). */
+  /**
+   * The parsed JSON body (for multipart requests: the text fields). For a large chat body, only its
+   * small members (json-skeleton.ts): read the whole one with `fullBody(request)`.
+   */
   readonly body: Record<string, unknown>;
+  /** Set when `body` holds only the small members: parses the whole body once, when asked. */
+  readonly full?: (() => Record<string, unknown>) | undefined;
   /** The bytes the client sent. */
   readonly raw: Uint8Array;
   readonly contentType: string;
@@ -166,9 +172,35 @@ export const parseJsonRelayRequest = (
   raw: Uint8Array,
   contentType: string,
   pathModel: string | undefined,
-): RelayRequest => {
-  return validated(route, parseJsonObject(raw), raw, contentType, pathModel);
+): RelayRequest =>
+  (raw.byteLength >= LARGE_BODY_BYTES && route.mode === 'chat' && !route.client
+    ? largeChatRequest(route, raw, contentType)
+    : undefined) ?? validated(route, parseJsonObject(raw), raw, contentType, pathModel);
+
+/** A chat body from this size on is read by its skeleton (json-skeleton.ts) when it is plainly valid. */
+export const LARGE_BODY_BYTES = 64 * 1024;
+
+/**
+ * A large chat body read without decoding or parsing its large members (the messages' text): only
+ * when its small members and the shape of its messages are plainly valid (the same checks as
+ * `plainlyValidChat`); anything else is parsed whole and judged by zod as always.
+ */
+const largeChatRequest = (route: RelayRoute, raw: Uint8Array, contentType: string): RelayRequest | undefined => {
+  const skeleton = readSkeleton(raw);
+  if (!skeleton) return undefined;
+  const { fields, large } = skeleton;
+  const messages = large.get('messages');
+  const plain = messages
+    ? plainlyValidChat({ ...fields, messages: [{ role: '' }] }) && plainMessages(raw, messages)
+    : plainlyValidChat(fields);
+  if (!plain) return undefined;
+  let whole: Record<string, unknown> | undefined;
+  return requestOf(route, fields, raw, contentType, () => (whole ??= parseJsonObject(raw)));
 };
+
+/** The whole body of a request (a large chat body is parsed here, once). */
+export const fullBody = (request: RelayRequest): Record<string, unknown> =>
+  request.full ? request.full() : request.body;
 
 /** The chat route: the hub form's path, which every client format's request is relayed as. */
 const CHAT_ROUTE: RelayRoute = { path: '/v1/chat/completions', mode: 'chat' };
@@ -209,8 +241,20 @@ const validated = (
     const result = RELAY_SCHEMAS[route.mode].safeParse(body);
     if (!result.success) throw invalid(describeZodIssue(result.error, 'invalid request', true));
   }
+  return requestOf(route, body, bytes, contentType);
+};
+
+/** A request from its validated body. */
+const requestOf = (
+  route: RelayRoute,
+  body: Record<string, unknown>,
+  bytes: Uint8Array,
+  contentType: string,
+  full?: () => Record<string, unknown>,
+): RelayRequest => {
   const options = body['stream_options'];
   return {
+    full,
     mode: route.mode,
     path: route.path.includes(':model') ? '/v1/embeddings' : route.path,
     model: String(body['model']).trim(),
