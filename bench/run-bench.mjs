@@ -23,11 +23,12 @@ import { URL, fileURLToPath } from 'node:url';
 import { fetch } from 'undici';
 import Sqlite from 'better-sqlite3';
 import { firstMessage, killAll, startNode, stopChild } from './children.mjs';
-import { clientFormatTable, deriveClientFormats, measureClientFormats } from './client-formats.mjs';
+import { measureClientFormats } from './client-formats.mjs';
 import { measureLoad, measureSequential } from './measure.mjs';
+import { measurePromptSweep } from './prompt-sweep.mjs';
 import { populate } from './populate.mjs';
 import { machine, memoryBytes } from './proc-stats.mjs';
-import { derive, pairedTable, phaseTable, slowMachineNote, verdicts, verdictTable } from './report.mjs';
+import { summarize } from './summary.mjs';
 import {
   BENCH_MODEL,
   ROOT_KEY,
@@ -48,8 +49,20 @@ const sluiceEnv = parseSluiceEnv(process.env['BENCH_SLUICE_ENV']);
 const pairMain = process.env['BENCH_B_MAIN'] || undefined;
 const pairEnv = parseSluiceEnv(process.env['BENCH_B_ENV']);
 const paired = pairMain !== undefined || process.env['BENCH_B_ENV'] !== undefined;
-// BENCH_FORMATS=0 skips the client formats (a build from before they existed cannot serve them).
-const formatsOn = process.env['BENCH_FORMATS'] !== '0';
+/**
+ * What to measure (BENCH_PARTS, comma-separated; all by default): `core` (load, sequential, stream,
+ * cold keys, on a fresh then a populated database), `formats` (client formats and the signed native
+ * type), `prompts` (the prompt sweep). BENCH_FORMATS=0 drops `formats` (a build from before the
+ * client formats cannot serve them).
+ */
+const PARTS = new Set(
+  (process.env['BENCH_PARTS'] ?? 'core,formats,prompts')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '' && !(part === 'formats' && process.env['BENCH_FORMATS'] === '0')),
+);
+for (const part of PARTS)
+  if (!['core', 'formats', 'prompts'].includes(part)) throw new Error(`BENCH_PARTS: unknown part ${part}`);
 
 const SETTINGS = {
   quick,
@@ -198,6 +211,27 @@ const checkSluice = async (origin) => {
  */
 
 /**
+ * The direct call and the bare relay as targets.
+ * @param {Servers} servers
+ * @returns {import('./measure.mjs').Target[]}
+ */
+const helperTargets = (servers) => [
+  { name: 'direct', url: `${servers.double.origin}/v1/chat/completions`, pid: servers.double.child.pid },
+  { name: 'bare', url: `${servers.bare.origin}/v1/chat/completions`, pid: servers.bare.child.pid },
+];
+
+/**
+ * A running Sluice as a target.
+ * @param {{ instance: Instance, child: import('./children.mjs').Child }} sluice
+ * @returns {import('./measure.mjs').Target}
+ */
+const sluiceTarget = ({ instance, child }) => ({
+  name: instance.name,
+  url: `${instance.origin}/v1/chat/completions`,
+  pid: child.pid,
+});
+
+/**
  * Every measurement of one phase, against the running processes: the direct call, the bare relay
  * and each Sluice (two when paired, their sequential requests interleaved with the others').
  * @param {Servers} servers
@@ -206,16 +240,7 @@ const checkSluice = async (origin) => {
  * @returns {Promise<import('./report.mjs').PhaseResult>}
  */
 const measurePhase = async (servers, sluices, coldKeys) => {
-  /** @type {import('./measure.mjs').Target[]} */
-  const targets = [
-    { name: 'direct', url: `${servers.double.origin}/v1/chat/completions`, pid: servers.double.child.pid },
-    { name: 'bare', url: `${servers.bare.origin}/v1/chat/completions`, pid: servers.bare.child.pid },
-    ...sluices.map(({ instance, child }) => ({
-      name: instance.name,
-      url: `${instance.origin}/v1/chat/completions`,
-      pid: child.pid,
-    })),
-  ];
+  const targets = [...helperTargets(servers), ...sluices.map(sluiceTarget)];
   /** @type {Record<string, import('./measure.mjs').LoadResult>} */
   const load = {};
   for (const target of targets) {
@@ -316,11 +341,21 @@ const sluiceRun = async (servers, instances, options) => {
       if (options.setUp) await setUpSluice(instance.origin, servers.double.origin);
       await checkSluice(instance.origin);
     }
-    const phase = await measurePhase(servers, sluices, options.coldKeys);
+    const phase = PARTS.has('core') ? await measurePhase(servers, sluices, options.coldKeys) : undefined;
     const [first] = sluices;
-    // Client formats and the signed native type, once (fresh database, first Sluice): their cost does not depend on the data.
+    // The parts measured once (fresh database): their cost does not depend on the data.
+    const once = options.setUp;
+    const prompts =
+      once && PARTS.has('prompts')
+        ? await measurePromptSweep(
+            [...helperTargets(servers), ...sluices.map(sluiceTarget)],
+            { key: ROOT_KEY, quick },
+            say,
+          )
+        : undefined;
+    // Client formats and the signed native type: on the first Sluice.
     const formats =
-      options.coldKeys || !formatsOn || !first
+      !once || !PARTS.has('formats') || !first
         ? undefined
         : await measureClientFormats(
             {
@@ -345,7 +380,7 @@ const sluiceRun = async (servers, instances, options) => {
       billing[instance.name] = { relayAnswers: answered, consumeLogRows: logged };
     }
     sluices.length = 0;
-    return { phase, formats, billing };
+    return { phase, formats, prompts, billing };
   } finally {
     for (const { child } of sluices) await stopChild(child, 'SIGKILL');
   }
@@ -401,94 +436,46 @@ const main = async () => {
 
     const base = await sluiceRun(servers, instances, { phase: 'base', setUp: true });
 
-    say(
-      `populating: ${SETTINGS.populate.tokens} keys, ${SETTINGS.populate.channels} channels, ${SETTINGS.populate.logs} log rows`,
-    );
-    const [first, ...others] = instances;
-    if (!first) throw new Error('no Sluice');
-    const filled = populate(first.sqlitePath, SETTINGS.populate, double.origin);
-    // The same rows and cold keys for the second Sluice, in its own database (its build may have
-    // other migrations than the first's).
-    for (const other of others) populate(other.sqlitePath, SETTINGS.populate, double.origin, filled.keys);
-    say(`populated in ${JSON.stringify(filled.seconds)} s: ${JSON.stringify(filled.rows)}`);
-
-    const populated = await sluiceRun(servers, instances, {
-      phase: 'populated',
-      setUp: false,
-      coldKeys: filled.keys,
-    });
+    /** @type {Awaited<ReturnType<typeof sluiceRun>> | undefined} */
+    let populated;
+    /** @type {import('./populate.mjs').PopulateResult | undefined} */
+    let filled;
+    if (PARTS.has('core')) {
+      say(
+        `populating: ${SETTINGS.populate.tokens} keys, ${SETTINGS.populate.channels} channels, ${SETTINGS.populate.logs} log rows`,
+      );
+      const [first, ...others] = instances;
+      if (!first) throw new Error('no Sluice');
+      const rows = populate(first.sqlitePath, SETTINGS.populate, double.origin);
+      filled = rows;
+      // The same rows and cold keys for the second Sluice, in its own database (its build may have
+      // other migrations than the first's).
+      for (const other of others) populate(other.sqlitePath, SETTINGS.populate, double.origin, rows.keys);
+      say(`populated in ${JSON.stringify(rows.seconds)} s: ${JSON.stringify(rows.rows)}`);
+      populated = await sluiceRun(servers, instances, {
+        phase: 'populated',
+        setUp: false,
+        coldKeys: rows.keys,
+      });
+    }
     await stopChild(bare.child);
     await stopChild(double.child);
 
-    const derived = { base: derive(base.phase), populated: derive(populated.phase) };
-    const checks = verdicts(derived.base, derived.populated);
-    const results = {
-      measuredAt: new Date().toISOString(),
-      runSeconds: Math.round((Date.now() - started) / 1000),
-      machine: { ...machine(), loadAverageAtStart: before.loadAverage, node: process.version },
-      settings: {
-        ...SETTINGS,
-        formats: formatsOn,
-        sluices: instances.map(({ name, main, env }) => ({ name, main: main ?? 'server/dist/main.js', env })),
-      },
-      phases: {
-        base: { ...base.phase, billing: base.billing },
-        populated: {
-          ...populated.phase,
-          billing: populated.billing,
-          populate: { rows: filled.rows, seconds: filled.seconds },
-        },
-      },
-      derived,
-      verdicts: checks,
-      clientFormats: base.formats && { ...base.formats, derived: deriveClientFormats(base.formats) },
-    };
+    const { results, text } = summarize({
+      started,
+      before,
+      settings: { ...SETTINGS, parts: [...PARTS] },
+      instances,
+      base,
+      populated,
+      filled,
+      paired,
+      profile,
+      resultsDir: RESULTS,
+    });
     mkdirSync(RESULTS, { recursive: true });
     writeFileSync(join(RESULTS, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
-
-    const out = [
-      '',
-      `Sluice relay benchmark — ${results.machine.cpus} CPUs (${results.machine.model}), Node ${process.version}${quick ? ', QUICK' : ''}`,
-      `non-stream and stream chat completions of ${BENCH_MODEL}; billing and consumption logs on; rate limits off`,
-      '',
-      'Fresh database',
-      phaseTable(base.phase, SETTINGS),
-      '',
-      `Populated database (+${SETTINGS.populate.tokens} keys, +${SETTINGS.populate.channels} channels, +${SETTINGS.populate.logs} log rows)`,
-      phaseTable(populated.phase, SETTINGS),
-      '',
-      ...instances.map(
-        ({ name }) =>
-          `billing check, ${name}: fresh database, ${billingLine(base.billing[name])}; populated, ${billingLine(populated.billing[name])}`,
-      ),
-      `load average at start ${before.loadAverage.join(' ')}, at end ${results.machine.loadAverage.join(' ')}`,
-      ...instances.map(
-        ({ name, main, env }) =>
-          `${name}: ${main ?? 'server/dist/main.js'}${Object.keys(env).length > 0 ? `, env ${JSON.stringify(env)}` : ''}`,
-      ),
-      '',
-      ...(paired
-        ? [
-            'Paired: sluice-b against sluice in the same run (sequential requests interleaved)',
-            pairedTable(base.phase, populated.phase),
-            '',
-          ]
-        : []),
-      ...(base.formats
-        ? [
-            'Client formats and a signed native type (fresh database; CPU under load, first byte sequential)',
-            clientFormatTable(base.formats),
-            '',
-          ]
-        : []),
-      'Targets',
-      verdictTable(checks),
-      ...(slowMachineNote(derived) === '' ? [] : [slowMachineNote(derived)]),
-      '',
-      `results: ${join(RESULTS, 'latest.json')}${profile ? `; CPU profiles in ${join(RESULTS, 'profiles')}` : ''}`,
-      '',
-    ];
-    process.stdout.write(out.join('\n'));
+    process.stdout.write(text);
   } catch (error) {
     say(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     for (const { name, logFile } of instances) {
@@ -505,12 +492,5 @@ const main = async () => {
     killAll();
   }
 };
-
-/**
- * @param {{ relayAnswers: number, consumeLogRows: number } | undefined} billing
- * @returns {string}
- */
-const billingLine = (billing) =>
-  billing ? `${billing.relayAnswers} relay answers / ${billing.consumeLogRows} log rows` : 'n/a';
 
 await main();

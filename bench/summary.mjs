@@ -1,0 +1,125 @@
+/**
+ * The end of a run: the figures derived, the verdicts, the JSON written to bench/results/latest.json
+ * and the text printed.
+ */
+import { join } from 'node:path';
+import process from 'node:process';
+import { clientFormatTable, deriveClientFormats } from './client-formats.mjs';
+import { machine } from './proc-stats.mjs';
+import { promptSweepTable } from './prompt-sweep.mjs';
+import { derive, pairedTable, phaseTable, slowMachineNote, verdicts, verdictTable } from './report.mjs';
+import { BENCH_MODEL } from './sluice-process.mjs';
+
+/**
+ * @typedef {object} RunResult
+ * @property {import('./report.mjs').PhaseResult | undefined} phase
+ * @property {import('./client-formats.mjs').FormatResult | undefined} formats
+ * @property {import('./prompt-sweep.mjs').SweepPoint[] | undefined} prompts
+ * @property {Record<string, { relayAnswers: number, consumeLogRows: number }>} billing
+ */
+
+/**
+ * @param {{ relayAnswers: number, consumeLogRows: number } | undefined} billing
+ * @returns {string}
+ */
+const billingLine = (billing) =>
+  billing ? `${billing.relayAnswers} relay answers / ${billing.consumeLogRows} log rows` : 'n/a';
+
+/**
+ * @param {object} run
+ * @param {number} run.started  Date.now() at the start
+ * @param {{ cpus: number, loadAverage: number[] }} run.before  the machine at the start
+ * @param {{ quick: boolean, connections: number, populate: { tokens: number, channels: number, logs: number } } & Record<string, unknown>} run.settings
+ * @param {{ name: string, main: string | undefined, env: Record<string, string> }[]} run.instances
+ * @param {RunResult} run.base
+ * @param {RunResult | undefined} run.populated
+ * @param {import('./populate.mjs').PopulateResult | undefined} run.filled
+ * @param {boolean} run.paired
+ * @param {boolean} run.profile
+ * @param {string} run.resultsDir
+ */
+export const summarize = (run) => {
+  const { base, populated, settings, instances } = run;
+  const core = base.phase && populated?.phase ? { base: base.phase, populated: populated.phase } : undefined;
+  const derived = core ? { base: derive(core.base), populated: derive(core.populated) } : undefined;
+  const checks = derived ? verdicts(derived.base, derived.populated) : undefined;
+  const now = machine();
+  const results = {
+    measuredAt: new Date().toISOString(),
+    runSeconds: Math.round((Date.now() - run.started) / 1000),
+    machine: { ...now, loadAverageAtStart: run.before.loadAverage, node: process.version },
+    settings: {
+      ...settings,
+      sluices: instances.map(({ name, main, env }) => ({ name, main: main ?? 'server/dist/main.js', env })),
+    },
+    phases: core && {
+      base: { ...core.base, billing: base.billing },
+      populated: {
+        ...core.populated,
+        billing: populated?.billing,
+        populate: run.filled && { rows: run.filled.rows, seconds: run.filled.seconds },
+      },
+    },
+    derived,
+    verdicts: checks,
+    clientFormats: base.formats && { ...base.formats, derived: deriveClientFormats(base.formats) },
+    prompts: base.prompts,
+  };
+  const lines = [
+    '',
+    `Sluice relay benchmark — ${now.cpus} CPUs (${now.model}), Node ${process.version}${settings.quick ? ', QUICK' : ''}`,
+    `non-stream and stream chat completions of ${BENCH_MODEL}; billing and consumption logs on; rate limits off`,
+    '',
+  ];
+  if (core)
+    lines.push(
+      'Fresh database',
+      phaseTable(core.base, settings),
+      '',
+      `Populated database (+${settings.populate.tokens} keys, +${settings.populate.channels} channels, +${settings.populate.logs} log rows)`,
+      phaseTable(core.populated, settings),
+      '',
+    );
+  lines.push(
+    ...instances.map(
+      ({ name }) =>
+        `billing check, ${name}: fresh database, ${billingLine(base.billing[name])}${populated ? `; populated, ${billingLine(populated.billing[name])}` : ''}`,
+    ),
+    `load average at start ${run.before.loadAverage.join(' ')}, at end ${now.loadAverage.join(' ')}`,
+    ...instances.map(
+      ({ name, main, env }) =>
+        `${name}: ${main ?? 'server/dist/main.js'}${Object.keys(env).length > 0 ? `, env ${JSON.stringify(env)}` : ''}`,
+    ),
+    '',
+  );
+  if (core && run.paired)
+    lines.push(
+      'Paired: sluice-b against sluice in the same run (sequential requests interleaved)',
+      pairedTable(core.base, core.populated),
+      '',
+    );
+  if (base.formats)
+    lines.push(
+      'Client formats and a signed native type (fresh database; CPU under load, first byte sequential)',
+      clientFormatTable(base.formats),
+      '',
+    );
+  if (base.prompts)
+    lines.push(
+      'Prompt sweep (fresh database; non-stream; added latency sequential and interleaved, CPU under 8 connections)',
+      promptSweepTable(base.prompts),
+      '',
+    );
+  if (checks && derived)
+    lines.push(
+      'Targets',
+      verdictTable(checks),
+      ...(slowMachineNote(derived) === '' ? [] : [slowMachineNote(derived)]),
+      '',
+    );
+  lines.push(
+    `results: ${join(run.resultsDir, 'latest.json')}${run.profile ? `; CPU profiles in ${join(run.resultsDir, 'profiles')}` : ''}`,
+    '',
+  );
+  return { results, text: lines.join('\n') };
+};
