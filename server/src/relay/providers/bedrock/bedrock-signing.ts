@@ -1,11 +1,18 @@
 import type { UpstreamRequest } from '../adaptor.js';
 import type { BedrockCredentials } from './bedrock-credentials.js';
-import { Sha256, SignatureV4 } from './bedrock-smithy.js';
+import { Hash, SignatureV4 } from './bedrock-smithy.js';
 
 /** The SigV4 service name of bedrock-runtime. */
 const SERVICE = 'bedrock';
 
 type SigV4Credentials = Extract<BedrockCredentials, { kind: 'sigv4' }>;
+
+/** node:crypto's SHA-256 (and HMAC-SHA-256 with a secret), as Smithy's signer takes a hash. */
+class NodeSha256 extends Hash {
+  constructor(secret?: Parameters<typeof Hash.prototype.update>[0]) {
+    super('sha256', secret);
+  }
+}
 
 /**
  * The request signed with AWS Signature Version 4 by Smithy's signer (the AWS SDK's own): host,
@@ -18,6 +25,7 @@ export const signBedrockRequest = async (
   signingDate?: Date,
 ): Promise<UpstreamRequest> => {
   const url = new URL(request.url);
+  // Smithy keeps the day's signing key per credentials and region itself (one HMAC a request).
   const signer = new SignatureV4({
     credentials: {
       accessKeyId: credentials.accessKeyId,
@@ -26,7 +34,7 @@ export const signBedrockRequest = async (
     },
     region: credentials.region,
     service: SERVICE,
-    sha256: Sha256,
+    sha256: NodeSha256,
   });
   const query: Record<string, string> = {};
   for (const [name, value] of url.searchParams) query[name] = value;
