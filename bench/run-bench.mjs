@@ -26,6 +26,7 @@ import { firstMessage, killAll, startNode, stopChild } from './children.mjs';
 import { measureClientFormats } from './client-formats.mjs';
 import { measureLoad, measureSequential } from './measure.mjs';
 import { measurePromptSweep } from './prompt-sweep.mjs';
+import { measureConcurrency, measureFlood, measureJitter } from './sweeps.mjs';
 import { populate } from './populate.mjs';
 import { machine, memoryBytes } from './proc-stats.mjs';
 import { summarize } from './summary.mjs';
@@ -52,17 +53,19 @@ const paired = pairMain !== undefined || process.env['BENCH_B_ENV'] !== undefine
 /**
  * What to measure (BENCH_PARTS, comma-separated; all by default): `core` (load, sequential, stream,
  * cold keys, on a fresh then a populated database), `formats` (client formats and the signed native
- * type), `prompts` (the prompt sweep). BENCH_FORMATS=0 drops `formats` (a build from before the
- * client formats cannot serve them).
+ * type), `prompts` (the prompt sweep), `concurrency` (1–64 connections), `jitter` (slow streams),
+ * `flood` (invalid keys). BENCH_FORMATS=0 drops `formats` (a build from before the client formats
+ * cannot serve them).
  */
 const PARTS = new Set(
-  (process.env['BENCH_PARTS'] ?? 'core,formats,prompts')
+  (process.env['BENCH_PARTS'] ?? 'core,formats,prompts,concurrency,jitter,flood')
     .split(',')
     .map((part) => part.trim())
     .filter((part) => part !== '' && !(part === 'formats' && process.env['BENCH_FORMATS'] === '0')),
 );
 for (const part of PARTS)
-  if (!['core', 'formats', 'prompts'].includes(part)) throw new Error(`BENCH_PARTS: unknown part ${part}`);
+  if (!['core', 'formats', 'prompts', 'concurrency', 'jitter', 'flood'].includes(part))
+    throw new Error(`BENCH_PARTS: unknown part ${part}`);
 
 const SETTINGS = {
   quick,
@@ -353,6 +356,23 @@ const sluiceRun = async (servers, instances, options) => {
             say,
           )
         : undefined;
+    const targets = [...helperTargets(servers), ...sluices.map(sluiceTarget)];
+    const concurrency =
+      once && PARTS.has('concurrency')
+        ? await measureConcurrency(targets, { key: ROOT_KEY, quick }, say)
+        : undefined;
+    const jitter =
+      once && PARTS.has('jitter') ? await measureJitter(targets, { key: ROOT_KEY, quick }, say) : undefined;
+    const [direct] = targets;
+    const flood =
+      once && PARTS.has('flood') && first && direct
+        ? await measureFlood(
+            direct,
+            sluiceTarget(first),
+            { key: ROOT_KEY, quick, relayedCpuMicros: phase?.load[first.instance.name]?.cpuMicrosPerRequest },
+            say,
+          )
+        : undefined;
     // Client formats and the signed native type: on the first Sluice.
     const formats =
       !once || !PARTS.has('formats') || !first
@@ -380,7 +400,7 @@ const sluiceRun = async (servers, instances, options) => {
       billing[instance.name] = { relayAnswers: answered, consumeLogRows: logged };
     }
     sluices.length = 0;
-    return { phase, formats, prompts, billing };
+    return { phase, formats, prompts, concurrency, jitter, flood, billing };
   } finally {
     for (const { child } of sluices) await stopChild(child, 'SIGKILL');
   }

@@ -178,7 +178,8 @@ export const setUpSluice = async (origin, upstreamOrigin) => {
       name: 'bench-upstream',
       key: 'sk-bench-upstream',
       base_url: upstreamOrigin,
-      models: BENCH_MODEL,
+      // The slow model's streams are spaced out by the double (sweeps.mjs, jitter).
+      models: `${BENCH_MODEL},${BENCH_MODEL}-slow`,
       group: 'default',
       priority: BENCH_PRIORITY,
     },

@@ -9,12 +9,16 @@ import { machine } from './proc-stats.mjs';
 import { promptSweepTable } from './prompt-sweep.mjs';
 import { derive, pairedTable, phaseTable, slowMachineNote, verdicts, verdictTable } from './report.mjs';
 import { BENCH_MODEL } from './sluice-process.mjs';
+import { concurrencyTable, floodTable, jitterTable, SLOW_GAP_MS } from './sweeps.mjs';
 
 /**
  * @typedef {object} RunResult
  * @property {import('./report.mjs').PhaseResult | undefined} phase
  * @property {import('./client-formats.mjs').FormatResult | undefined} formats
  * @property {import('./prompt-sweep.mjs').SweepPoint[] | undefined} prompts
+ * @property {Awaited<ReturnType<typeof import('./sweeps.mjs').measureConcurrency>> | undefined} concurrency
+ * @property {Awaited<ReturnType<typeof import('./sweeps.mjs').measureJitter>> | undefined} jitter
+ * @property {Awaited<ReturnType<typeof import('./sweeps.mjs').measureFlood>> | undefined} flood
  * @property {Record<string, { relayAnswers: number, consumeLogRows: number }>} billing
  */
 
@@ -64,6 +68,9 @@ export const summarize = (run) => {
     verdicts: checks,
     clientFormats: base.formats && { ...base.formats, derived: deriveClientFormats(base.formats) },
     prompts: base.prompts,
+    concurrency: base.concurrency,
+    jitter: base.jitter,
+    flood: base.flood,
   };
   const lines = [
     '',
@@ -110,6 +117,20 @@ export const summarize = (run) => {
       promptSweepTable(base.prompts),
       '',
     );
+  if (base.concurrency)
+    lines.push(
+      'Concurrency sweep (fresh database; closed loops sending to every target in turn; added = target − direct)',
+      concurrencyTable(base.concurrency),
+      '',
+    );
+  if (base.jitter)
+    lines.push(
+      `Slow streams (the upstream's chunks ${SLOW_GAP_MS} ms apart): the gaps the client sees`,
+      jitterTable(base.jitter),
+      '',
+    );
+  if (base.flood)
+    lines.push('A flood of invalid keys (50 connections) beside a valid client', floodTable(base.flood), '');
   if (checks && derived)
     lines.push(
       'Targets',

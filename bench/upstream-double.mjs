@@ -5,6 +5,7 @@
  * - with "stream": true → SSE chunks (role, words, finish), then a usage chunk when
  *   stream_options.include_usage is true, then `data: [DONE]`;
  * - POST …/v1/messages → Anthropic's Messages stream of the same words (every request streams);
+ * - a model ending in `-slow` streams its events 10 ms apart;
  * - POST /model/{id}/converse-stream → AWS Bedrock's ConverseStream answer of the same words, in
  *   AWS's binary event stream (frames made by the AWS SDK's own codec). The SigV4 signature is not
  *   checked here (the tests' double does); its headers must be there.
@@ -13,6 +14,7 @@
 import { Buffer } from 'node:buffer';
 import { createServer } from 'node:http';
 import process from 'node:process';
+import { setTimeout } from 'node:timers';
 import { EventStreamCodec } from '@smithy/core/event-streams';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 
@@ -233,6 +235,23 @@ const server = createServer({ keepAliveTimeout: 65_000 }, (request, response) =>
     }
     const body = parse(Buffer.concat(parts));
     const model = typeof body.model === 'string' ? body.model : 'gpt-3.5-turbo';
+    if (body.stream === true && model.endsWith('-slow')) {
+      // A slow upstream: each event 10 ms after the last (the bench's jitter measurement).
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      const events = eventsFor(model, body.stream_options?.include_usage === true);
+      let next = 0;
+      const send = () => {
+        const event = events[next];
+        next += 1;
+        if (event === undefined) response.end();
+        else {
+          response.write(event);
+          setTimeout(send, 10);
+        }
+      };
+      send();
+      return;
+    }
     if (body.stream === true) {
       response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const events = eventsFor(model, body.stream_options?.include_usage === true);
