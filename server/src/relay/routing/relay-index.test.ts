@@ -4,7 +4,7 @@ import { createMemoryCache } from '../../cache/memory-cache.js';
 import { createChangeFeed } from '../../services/change-feed.js';
 import { startRelayFixture, type RelayFixture } from '../../test-support/relay-fixture.js';
 import { testDialects } from '../../test-support/test-databases.js';
-import { createRelayIndex } from './relay-index.js';
+import { createRelayIndex, UNKNOWN_KEY_MS } from './relay-index.js';
 
 describe.each(testDialects())('the relay index checked against the database on %s', (dialect) => {
   let fixture: RelayFixture;
@@ -52,6 +52,46 @@ describe.each(testDialects())('the relay index checked against the database on %
     await db.deleteFrom('tokens').where('id', '=', kept.tokenId).execute();
     await index.revalidate();
     expect(index.peekToken(kept.key)).toBeUndefined();
+  });
+
+  it('refuses a key the database lacks from memory for a few seconds, one query for many requests', async () => {
+    const db = fixture.test.sluice.database.db;
+    const changes = createChangeFeed(createMemoryCache(), pino({ level: 'silent' }));
+    const index = createRelayIndex(db, changes);
+    const user = await fixture.user();
+    const key = `made${user.key.slice(4)}`;
+    let queries = 0;
+    // Every query executed (compiled or raw) passes its result through the plugin.
+    const counted = db.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: (args) => {
+        queries += 1;
+        return Promise.resolve(args.result);
+      },
+    });
+    const countingIndex = createRelayIndex(counted, changes);
+    expect(await Promise.all(Array.from({ length: 20 }, () => countingIndex.token(key)))).toEqual(
+      Array.from({ length: 20 }, () => undefined),
+    );
+    expect(await countingIndex.token(key)).toBeUndefined();
+    expect(queries).toBe(1);
+    // Written behind Sluice's back: seen once the bound has passed.
+    await db.updateTable('tokens').set({ key }).where('id', '=', user.tokenId).execute();
+    expect(await countingIndex.token(key)).toBeUndefined();
+    const realNow = performance.now.bind(performance);
+    const later = realNow() + UNKNOWN_KEY_MS + 1;
+    performance.now = () => later;
+    try {
+      expect((await countingIndex.token(key))?.id).toBe(user.tokenId);
+    } finally {
+      performance.now = realNow;
+    }
+    // A key change through Sluice clears a remembered miss at once, on every instance.
+    const other = `gone${user.key.slice(4)}`;
+    expect(await index.token(other)).toBeUndefined();
+    await db.updateTable('tokens').set({ key: other }).where('id', '=', user.tokenId).execute();
+    await changes.emit({ kind: 'token', id: other });
+    expect((await index.token(other))?.id).toBe(user.tokenId);
   });
 
   it('drops only the key disabled among several', async () => {

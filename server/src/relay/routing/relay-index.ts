@@ -1,7 +1,7 @@
 import { CHANNEL_STATUS } from '@sluice/contract/statuses';
-import type { Kysely, Selectable } from 'kysely';
+import { CompiledQuery, type Kysely, type Selectable } from 'kysely';
 import { toBool } from '../../db/database.js';
-import type { ChannelsTable, Tables } from '../../db/tables.js';
+import type { ChannelsTable, Tables, TokensTable } from '../../db/tables.js';
 import type { ChangeFeed } from '../../services/change-feed.js';
 import type { TokenRow } from '../../services/token-record.js';
 import type { UserRow } from '../../services/user-record.js';
@@ -23,6 +23,16 @@ const splitList = (value: string | null): string[] => [
   ),
 ];
 
+/**
+ * How long a key the database did not have is refused from memory (a flood of a bad key costs no
+ * query a request). A key Sluice creates is 48 random characters nobody asked for before; a key
+ * change through Sluice clears its entry on every instance (the change feed); a key written into the
+ * database behind Sluice's back is seen within this bound, as status changes are
+ * (STATUS_CHECK_FREQUENCY, 5 s by default).
+ */
+export const UNKNOWN_KEY_MS = 5_000;
+const MAX_UNKNOWN_KEYS = 100_000;
+
 /** Ids per query when the cached keys and users are checked against the database. */
 const REVALIDATE_CHUNK = 500;
 
@@ -34,7 +44,13 @@ const REVALIDATE_CHUNK = 500;
  */
 export const createRelayIndex = (db: Kysely<Tables>, changes: ChangeFeed) => {
   const tokens = new Map<string, TokenRow>();
+  /** Keys the database did not have, when it said so: refused from memory for a few seconds. */
+  const unknown = new Map<string, number>();
+  /** Lookups in flight: requests with the same key share one query. */
+  const looking = new Map<string, Promise<TokenRow | undefined>>();
   const users = new Map<number, UserRow>();
+  /** The key lookup's SQL, compiled once (a flood of bad keys costs a query each, not a compile too). */
+  const byKey = db.selectFrom('tokens').selectAll().where('key', '=', '').compile();
   let routes: Map<string, Map<string, RoutableChannel[]>> | undefined;
   let channelsById: Map<number, ChannelRow> | undefined;
   let building: Promise<void> | undefined;
@@ -77,8 +93,13 @@ export const createRelayIndex = (db: Kysely<Tables>, changes: ChangeFeed) => {
 
   changes.on((change) => {
     if (change.kind === 'token') {
-      if (typeof change.id === 'string') tokens.delete(change.id);
-      else tokens.clear();
+      if (typeof change.id === 'string') {
+        tokens.delete(change.id);
+        unknown.delete(change.id);
+      } else {
+        tokens.clear();
+        unknown.clear();
+      }
     } else if (change.kind === 'user') {
       if (typeof change.id === 'number') users.delete(change.id);
       else users.clear();
@@ -173,6 +194,20 @@ export const createRelayIndex = (db: Kysely<Tables>, changes: ChangeFeed) => {
     }
   };
 
+  const lookUp = async (key: string): Promise<TokenRow | undefined> => {
+    const { rows } = await db.executeQuery<Selectable<TokensTable>>(CompiledQuery.raw(byKey.sql, [key]));
+    const row = rows[0];
+    if (!row) {
+      // Bounded: a flood of made-up keys starts the list over rather than growing it.
+      if (unknown.size >= MAX_UNKNOWN_KEYS) unknown.clear();
+      unknown.set(key, performance.now());
+      return undefined;
+    }
+    const token = { ...row, unlimited_quota: toBool(row.unlimited_quota) };
+    tokens.set(key, token);
+    return token;
+  };
+
   return {
     revalidate,
     /** The cached key, or undefined when it is not in memory (then ask `token`): no await on a hit. */
@@ -182,12 +217,20 @@ export const createRelayIndex = (db: Kysely<Tables>, changes: ChangeFeed) => {
     /** The candidates when the routing table is built, else undefined (then ask `candidates`). */
     peekCandidates: (group: string, model: string): readonly RoutableChannel[] | undefined =>
       routes ? (routes.get(group)?.get(model) ?? []) : undefined,
-    token: async (key: string): Promise<TokenRow | undefined> => {
+    token: (key: string): Promise<TokenRow | undefined> => {
       const cached = tokens.get(key);
-      if (cached) return cached;
-      const row = await db.selectFrom('tokens').selectAll().where('key', '=', key).executeTakeFirst();
-      if (row) tokens.set(key, { ...row, unlimited_quota: toBool(row.unlimited_quota) });
-      return row ? tokens.get(key) : undefined;
+      if (cached) return Promise.resolve(cached);
+      const missed = unknown.get(key);
+      if (missed !== undefined) {
+        if (performance.now() - missed < UNKNOWN_KEY_MS) return Promise.resolve(undefined);
+        unknown.delete(key);
+      }
+      let lookup = looking.get(key);
+      if (!lookup) {
+        lookup = lookUp(key).finally(() => looking.delete(key));
+        looking.set(key, lookup);
+      }
+      return lookup;
     },
     user: async (id: number): Promise<UserRow | undefined> => {
       const cached = users.get(id);
