@@ -20,7 +20,8 @@ const running = new Map();
  * Output goes to `logFile` when given (Sluice logs every request), else is inherited.
  * @param {string} name
  * @param {string[]} args  node flags, then the script and its arguments
- * @param {{ env?: NodeJS.ProcessEnv, ipc?: boolean, logFile?: string, cwd?: string }} [options]
+ * @param {{ env?: NodeJS.ProcessEnv, ipc?: boolean, logFile?: string, cwd?: string, node?: string }} [options]
+ *   `node`: another Node binary than this one's
  * @returns {Child}
  */
 export const startNode = (name, args, options = {}) => {
@@ -31,7 +32,7 @@ export const startNode = (name, args, options = {}) => {
     output,
     ...(options.ipc ? ['ipc'] : []),
   ]);
-  const child = spawn(process.execPath, args, {
+  const child = spawn(options.node ?? process.execPath, args, {
     env: options.env ?? process.env,
     cwd: options.cwd,
     stdio,

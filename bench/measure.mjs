@@ -12,7 +12,7 @@ import { cpuSeconds } from './proc-stats.mjs';
  * @property {number} pid  the process whose CPU time is the target's cost (the double for direct)
  * @property {string} [body]  the request body, when it is not the measurement's own
  * @property {string} [streamEnd]  what a whole stream of this target contains (default `data: [DONE]`)
- * @property {Record<string, string>} [headers]  the request headers, when not a Sluice key's (sequential runs)
+ * @property {Record<string, string>} [headers]  the request headers, when not a Sluice key's
  */
 
 /**
@@ -74,7 +74,7 @@ export const measureLoad = async (target, options) => {
   const common = {
     url: target.url,
     method: 'POST',
-    headers: headersFor(options.key),
+    headers: target.headers ?? headersFor(options.key),
     body: options.body,
     connections: options.connections,
   };

@@ -27,6 +27,9 @@ import { measureClientFormats } from './client-formats.mjs';
 import { measureLoad, measureSequential } from './measure.mjs';
 import { measurePromptSweep } from './prompt-sweep.mjs';
 import { measureConcurrency, measureFlood, measureJitter } from './sweeps.mjs';
+import { prepareNode24 } from './node24.mjs';
+import { measurePeers, portkeyTarget, startPortkey } from './peers.mjs';
+import { measureSoak } from './soak.mjs';
 import { populate } from './populate.mjs';
 import { machine, memoryBytes } from './proc-stats.mjs';
 import { summarize } from './summary.mjs';
@@ -49,22 +52,25 @@ const sluiceEnv = parseSluiceEnv(process.env['BENCH_SLUICE_ENV']);
 // first's): BENCH_B_MAIN another build, BENCH_B_ENV other settings, or both.
 const pairMain = process.env['BENCH_B_MAIN'] || undefined;
 const pairEnv = parseSluiceEnv(process.env['BENCH_B_ENV']);
-const paired = pairMain !== undefined || process.env['BENCH_B_ENV'] !== undefined;
+// BENCH_NODE24=1: Sluice B is this build on Node 24 (node24.mjs prepares it).
+const node24 = process.env['BENCH_NODE24'] === '1';
+const paired = pairMain !== undefined || process.env['BENCH_B_ENV'] !== undefined || node24;
 /**
  * What to measure (BENCH_PARTS, comma-separated; all by default): `core` (load, sequential, stream,
  * cold keys, on a fresh then a populated database), `formats` (client formats and the signed native
  * type), `prompts` (the prompt sweep), `concurrency` (1–64 connections), `jitter` (slow streams),
- * `flood` (invalid keys). BENCH_FORMATS=0 drops `formats` (a build from before the client formats
- * cannot serve them).
+ * `flood` (invalid keys), `peers` (Portkey beside Sluice); `soak` (10 minutes of long streams) only
+ * when asked. BENCH_FORMATS=0 drops `formats` (a build from before the client formats cannot serve
+ * them).
  */
 const PARTS = new Set(
-  (process.env['BENCH_PARTS'] ?? 'core,formats,prompts,concurrency,jitter,flood')
+  (process.env['BENCH_PARTS'] ?? 'core,formats,prompts,concurrency,jitter,flood,peers')
     .split(',')
     .map((part) => part.trim())
     .filter((part) => part !== '' && !(part === 'formats' && process.env['BENCH_FORMATS'] === '0')),
 );
 for (const part of PARTS)
-  if (!['core', 'formats', 'prompts', 'concurrency', 'jitter', 'flood'].includes(part))
+  if (!['core', 'formats', 'prompts', 'concurrency', 'jitter', 'flood', 'peers', 'soak'].includes(part))
     throw new Error(`BENCH_PARTS: unknown part ${part}`);
 
 const SETTINGS = {
@@ -211,6 +217,7 @@ const checkSluice = async (origin) => {
  * @property {string} logFile
  * @property {string | undefined} main
  * @property {Record<string, string>} env
+ * @property {string | undefined} node  the Node binary (undefined: the bench's own)
  */
 
 /**
@@ -307,6 +314,25 @@ const measurePhase = async (servers, sluices, coldKeys) => {
 };
 
 /**
+ * Portkey started beside the others, measured with them, stopped.
+ * @param {Servers} servers
+ * @param {import('./measure.mjs').Target[]} targets  direct, bare, Sluice
+ */
+const measureWithPortkey = async (servers, targets) => {
+  const port = await freePort();
+  const child = await startPortkey(RESULTS, port, join(RESULTS, 'portkey.log'), say);
+  try {
+    return await measurePeers(
+      [...targets, portkeyTarget(port, child.pid, servers.double.origin)],
+      { key: ROOT_KEY, ...SETTINGS },
+      say,
+    );
+  } finally {
+    await stopChild(child);
+  }
+};
+
+/**
  * Starts one Sluice of the run.
  * @param {Instance} instance
  * @param {string} phase
@@ -325,6 +351,7 @@ const startInstance = (instance, phase) => {
     nodeFlags,
     env: instance.env,
     ...(instance.main ? { main: instance.main } : {}),
+    ...(instance.node ? { node: instance.node } : {}),
   });
 };
 
@@ -373,6 +400,18 @@ const sluiceRun = async (servers, instances, options) => {
             say,
           )
         : undefined;
+    const peers =
+      once && PARTS.has('peers') && first
+        ? await measureWithPortkey(servers, [...helperTargets(servers), sluiceTarget(first)])
+        : undefined;
+    const soak =
+      once && PARTS.has('soak') && first
+        ? await measureSoak(
+            sluiceTarget(first),
+            { key: ROOT_KEY, minutes: Number(process.env['BENCH_SOAK_MINUTES'] ?? 10) },
+            say,
+          )
+        : undefined;
     // Client formats and the signed native type: on the first Sluice.
     const formats =
       !once || !PARTS.has('formats') || !first
@@ -400,7 +439,7 @@ const sluiceRun = async (servers, instances, options) => {
       billing[instance.name] = { relayAnswers: answered, consumeLogRows: logged };
     }
     sluices.length = 0;
-    return { phase, formats, prompts, concurrency, jitter, flood, billing };
+    return { phase, formats, prompts, concurrency, jitter, flood, peers, soak, billing };
   } finally {
     for (const { child } of sluices) await stopChild(child, 'SIGKILL');
   }
@@ -430,10 +469,15 @@ const main = async () => {
     const here = fileURLToPath(new URL('.', import.meta.url));
     const double = await startHelper('upstream double', [join(here, 'upstream-double.mjs')]);
     const bare = await startHelper('bare relay', [join(here, 'bare-relay.mjs'), double.origin]);
-    /** @type {[string, string | undefined, Record<string, string>][]} */
-    const kinds = [['sluice', sluiceMain, sluiceEnv]];
-    if (paired) kinds.push(['sluice-b', pairMain ?? sluiceMain, { ...sluiceEnv, ...pairEnv }]);
-    for (const [name, main, env] of kinds) {
+    /** @type {[string, string | undefined, Record<string, string>, string | undefined][]} */
+    const kinds = [['sluice', sluiceMain, sluiceEnv, undefined]];
+    if (node24) {
+      const prepared = prepareNode24(ROOT, RESULTS, say);
+      say(`Node 24: Sluice B runs ${prepared.main} on Node ${prepared.version}`);
+      kinds.push(['sluice-b', prepared.main, { ...sluiceEnv, ...pairEnv }, prepared.node]);
+    } else if (paired)
+      kinds.push(['sluice-b', pairMain ?? sluiceMain, { ...sluiceEnv, ...pairEnv }, undefined]);
+    for (const [name, main, env, node] of kinds) {
       // Each Sluice in a folder of its own: its SQLite file, its billing journal beside it, its log.
       const folder = join(work, name);
       mkdirSync(folder);
@@ -446,6 +490,7 @@ const main = async () => {
         logFile: join(folder, 'sluice.log'),
         main,
         env,
+        node,
       });
     }
     /** @type {Servers} */

@@ -47,6 +47,7 @@ export const BENCH_PRIORITY = 10;
  * @property {string[]} [nodeFlags]  e.g. --cpu-prof
  * @property {string} [main]  the entry to run instead of server/dist/main.js (BENCH_SLUICE_MAIN)
  * @property {Record<string, string>} [env]  more environment for Sluice (BENCH_SLUICE_ENV)
+ * @property {string} [node]  the Node binary (default: this one's)
  */
 
 /**
@@ -76,6 +77,7 @@ export const startSluice = async (options) => {
   const child = startNode('sluice', [...startFlags(), ...(options.nodeFlags ?? []), options.main ?? MAIN], {
     cwd: ROOT,
     logFile: options.logFile,
+    ...(options.node ? { node: options.node } : {}),
     env: {
       PATH: process.env['PATH'],
       HOME: process.env['HOME'],
@@ -178,8 +180,8 @@ export const setUpSluice = async (origin, upstreamOrigin) => {
       name: 'bench-upstream',
       key: 'sk-bench-upstream',
       base_url: upstreamOrigin,
-      // The slow model's streams are spaced out by the double (sweeps.mjs, jitter).
-      models: `${BENCH_MODEL},${BENCH_MODEL}-slow`,
+      // The double spaces the slow model's streams out (sweeps.mjs) and makes the long one's long (soak.mjs).
+      models: `${BENCH_MODEL},${BENCH_MODEL}-slow,${BENCH_MODEL}-long`,
       group: 'default',
       priority: BENCH_PRIORITY,
     },

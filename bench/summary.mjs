@@ -5,6 +5,8 @@
 import { join } from 'node:path';
 import process from 'node:process';
 import { clientFormatTable, deriveClientFormats } from './client-formats.mjs';
+import { PORTKEY, peersTable } from './peers.mjs';
+import { soakTable } from './soak.mjs';
 import { machine } from './proc-stats.mjs';
 import { promptSweepTable } from './prompt-sweep.mjs';
 import { derive, pairedTable, phaseTable, slowMachineNote, verdicts, verdictTable } from './report.mjs';
@@ -19,6 +21,8 @@ import { concurrencyTable, floodTable, jitterTable, SLOW_GAP_MS } from './sweeps
  * @property {Awaited<ReturnType<typeof import('./sweeps.mjs').measureConcurrency>> | undefined} concurrency
  * @property {Awaited<ReturnType<typeof import('./sweeps.mjs').measureJitter>> | undefined} jitter
  * @property {Awaited<ReturnType<typeof import('./sweeps.mjs').measureFlood>> | undefined} flood
+ * @property {Awaited<ReturnType<typeof import('./peers.mjs').measurePeers>> | undefined} peers
+ * @property {Awaited<ReturnType<typeof import('./soak.mjs').measureSoak>> | undefined} soak
  * @property {Record<string, { relayAnswers: number, consumeLogRows: number }>} billing
  */
 
@@ -34,7 +38,7 @@ const billingLine = (billing) =>
  * @param {number} run.started  Date.now() at the start
  * @param {{ cpus: number, loadAverage: number[] }} run.before  the machine at the start
  * @param {{ quick: boolean, connections: number, populate: { tokens: number, channels: number, logs: number } } & Record<string, unknown>} run.settings
- * @param {{ name: string, main: string | undefined, env: Record<string, string> }[]} run.instances
+ * @param {{ name: string, main: string | undefined, env: Record<string, string>, node: string | undefined }[]} run.instances
  * @param {RunResult} run.base
  * @param {RunResult | undefined} run.populated
  * @param {import('./populate.mjs').PopulateResult | undefined} run.filled
@@ -54,7 +58,12 @@ export const summarize = (run) => {
     machine: { ...now, loadAverageAtStart: run.before.loadAverage, node: process.version },
     settings: {
       ...settings,
-      sluices: instances.map(({ name, main, env }) => ({ name, main: main ?? 'server/dist/main.js', env })),
+      sluices: instances.map(({ name, main, env, node }) => ({
+        name,
+        main: main ?? 'server/dist/main.js',
+        env,
+        node: node ?? process.execPath,
+      })),
     },
     phases: core && {
       base: { ...core.base, billing: base.billing },
@@ -71,6 +80,8 @@ export const summarize = (run) => {
     concurrency: base.concurrency,
     jitter: base.jitter,
     flood: base.flood,
+    peers: base.peers,
+    soak: base.soak,
   };
   const lines = [
     '',
@@ -94,8 +105,8 @@ export const summarize = (run) => {
     ),
     `load average at start ${run.before.loadAverage.join(' ')}, at end ${now.loadAverage.join(' ')}`,
     ...instances.map(
-      ({ name, main, env }) =>
-        `${name}: ${main ?? 'server/dist/main.js'}${Object.keys(env).length > 0 ? `, env ${JSON.stringify(env)}` : ''}`,
+      ({ name, main, env, node }) =>
+        `${name}: ${main ?? 'server/dist/main.js'}${node ? ` on ${node}` : ''}${Object.keys(env).length > 0 ? `, env ${JSON.stringify(env)}` : ''}`,
     ),
     '',
   );
@@ -131,6 +142,18 @@ export const summarize = (run) => {
     );
   if (base.flood)
     lines.push('A flood of invalid keys (50 connections) beside a valid client', floodTable(base.flood), '');
+  if (base.peers)
+    lines.push(
+      `A peer gateway in the same run (${PORTKEY}, headless; plain answers: load, then sequential interleaved)`,
+      peersTable(base.peers),
+      '',
+    );
+  if (base.soak)
+    lines.push(
+      `Long-stream soak (${base.soak.minutes} min, 16 connections, 50k-token prompts, 400-event answers)`,
+      soakTable(base.soak),
+      '',
+    );
   if (checks && derived)
     lines.push(
       'Targets',

@@ -5,7 +5,7 @@
  * - with "stream": true → SSE chunks (role, words, finish), then a usage chunk when
  *   stream_options.include_usage is true, then `data: [DONE]`;
  * - POST …/v1/messages → Anthropic's Messages stream of the same words (every request streams);
- * - a model ending in `-slow` streams its events 10 ms apart;
+ * - a model ending in `-slow` streams its events 10 ms apart, one ending in `-long` answers 400;
  * - POST /model/{id}/converse-stream → AWS Bedrock's ConverseStream answer of the same words, in
  *   AWS's binary event stream (frames made by the AWS SDK's own codec). The SigV4 signature is not
  *   checked here (the tests' double does); its headers must be there.
@@ -56,6 +56,9 @@ const completionFor = (model) => {
   return body;
 };
 
+/** The words of a `…-long` model's answer: the reply 50 times (400 events), for the soak. */
+const LONG_REPLY = Array.from({ length: 50 }, () => REPLY).join(' ');
+
 /**
  * The SSE events of a streamed answer, one string per event.
  * @param {string} model
@@ -69,7 +72,8 @@ const streamEvents = (model, includeUsage) => {
   const chunk = (delta, finish) =>
     `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...extra })}\n\n`;
   const events = [chunk({ role: 'assistant', content: '' }, null)];
-  for (const word of REPLY.split(/(?<= )/)) events.push(chunk({ content: word }, null));
+  for (const word of (model.endsWith('-long') ? LONG_REPLY : REPLY).split(/(?<= )/))
+    events.push(chunk({ content: word }, null));
   events.push(chunk({}, 'stop'));
   if (includeUsage) events.push(`data: ${JSON.stringify({ ...base, choices: [], usage: USAGE })}\n\n`);
   events.push('data: [DONE]\n\n');
