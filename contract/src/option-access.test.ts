@@ -27,6 +27,8 @@ describe('option access', () => {
       'ServerAddress',
       'TopUpLink',
       'ChatLink',
+      // who may erase the audit trail
+      'AuditLogRetentionDays',
       // one-api's, unknown to Sluice
       'OidcEnabled',
     ])

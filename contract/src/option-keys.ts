@@ -79,6 +79,8 @@ export const OPTION_DEFINITIONS = {
   CacheReadRatio: json('{}'),
   /** Sluice's own: the price of prompt tokens written to a provider's cache, per model (× the input price). */
   CacheWriteRatio: json('{}'),
+  /** Sluice's own: days the audit log keeps its rows (0: forever); root's alone, as who may erase a trail. */
+  AuditLogRetentionDays: int(0),
 } as const satisfies Record<string, OptionDefinition>;
 
 export type OptionKey = keyof typeof OPTION_DEFINITIONS;

@@ -9,6 +9,7 @@ import type { AppEnv } from './http/app-env.js';
 import { consoleStatic } from './api/console-static.js';
 import type { Metrics } from './http/metrics.js';
 import { loadSession } from './api/middleware/auth.js';
+import { auditTrail } from './api/middleware/audit-trail.js';
 import { rateLimit } from './api/middleware/rate-limit.js';
 import { API_ROUTES, type RouteDeps } from './api/api-routes.js';
 import { billingRoutes } from './relay/http/billing-routes.js';
@@ -89,6 +90,7 @@ export const createApp = (deps: AppDeps) => {
     }),
   );
   api.use('*', loadSession(services));
+  api.use('*', auditTrail(services));
   for (const [path, build] of API_ROUTES)
     api.route(
       path,

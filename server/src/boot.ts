@@ -278,6 +278,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
         every(3600, async () => {
           await services.sessions.purgeExpired();
           await services.codes.purgeExpired();
+          await services.audit.purgeExpired();
         });
       },
       idle,

@@ -57,7 +57,8 @@ export const integerParam = (min: number, max: number) =>
     .optional()
     .default(0);
 
-const textParam = z
+/** A text filter, trimmed; missing is '' (any). */
+export const textParam = z
   .string()
   .trim()
   .max(LOG_FILTER_MAX, `must be at most ${LOG_FILTER_MAX} characters`)

@@ -1,6 +1,7 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import type { Services } from '../services/services.js';
 import { accountMailRoutes } from './account-mail-routes.js';
+import { auditRoutes } from './audit-routes.js';
 import type { AppEnv } from '../http/app-env.js';
 import {
   channelOperationRoutes,
@@ -47,4 +48,5 @@ export const API_ROUTES: readonly [path: string, build: (deps: RouteDeps) => Hon
   ['/option', (deps) => optionRoutes(deps.services)],
   ['/log', (deps) => logRoutes(deps.services)],
   ['/oauth', (deps) => oauthRoutes(deps.services, deps.critical)],
+  ['/audit', (deps) => auditRoutes(deps.services)],
 ];

@@ -10,33 +10,11 @@ import {
   usageQuerySchema,
 } from '@sluice/contract/schemas/log';
 import { Hono, type Context } from 'hono';
-import { nowSeconds } from '../lib/time.js';
 import type { Services } from '../services/services.js';
 import type { AppEnv } from '../http/app-env.js';
+import { csvResponse } from './csv-response.js';
 import { requireRole } from './middleware/auth.js';
 import { ok, readQuery } from './respond.js';
-
-/** Pulls one chunk at a time, so a slow client slows the reading down instead of filling memory. */
-const textStream = (chunks: AsyncGenerator<string, void, undefined>): ReadableStream<Uint8Array> => {
-  const encoder = new TextEncoder();
-  return new ReadableStream<Uint8Array>({
-    pull: async (controller) => {
-      const next = await chunks.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
-    },
-    cancel: async () => {
-      await chunks.return(undefined);
-    },
-  });
-};
-
-const csvResponse = (c: Context<AppEnv>, chunks: AsyncGenerator<string, void, undefined>) =>
-  c.body(textStream(chunks), 200, {
-    'Content-Type': 'text/csv; charset=utf-8',
-    'Content-Disposition': `attachment; filename="logs-${nowSeconds()}.csv"`,
-    'Cache-Control': 'no-store',
-  });
 
 /**
  * /api/log (one-api §3.8) plus CSV export and usage charts. The fixed paths (/self…, /search, /stat,
@@ -56,7 +34,7 @@ export const logRoutes = (services: Services) => {
     ok(c, await logs.statOwn(userId(c), readQuery(c, ownLogFilterSchema))),
   );
   routes.get('/self/export', signedIn, (c) =>
-    csvResponse(c, logs.exportOwnCsv(userId(c), readQuery(c, ownLogFilterSchema))),
+    csvResponse(c, logs.exportOwnCsv(userId(c), readQuery(c, ownLogFilterSchema)), 'logs'),
   );
   routes.get('/self/usage', signedIn, async (c) =>
     ok(c, await services.usage.usageOwn(userId(c), readQuery(c, ownUsageQuerySchema))),
@@ -70,7 +48,7 @@ export const logRoutes = (services: Services) => {
     ok(c, await logs.search(readQuery(c, logSearchQuerySchema).keyword)),
   );
   routes.get('/stat', admin, async (c) => ok(c, await logs.stat(readQuery(c, logFilterSchema))));
-  routes.get('/export', admin, (c) => csvResponse(c, logs.exportCsv(readQuery(c, logFilterSchema))));
+  routes.get('/export', admin, (c) => csvResponse(c, logs.exportCsv(readQuery(c, logFilterSchema)), 'logs'));
   routes.get('/usage', admin, async (c) => ok(c, await services.usage.usage(readQuery(c, usageQuerySchema))));
   routes.get('/', admin, async (c) => {
     const query = readQuery(c, logListQuerySchema);

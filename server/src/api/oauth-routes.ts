@@ -10,6 +10,7 @@ import type { AppEnv } from '../http/app-env.js';
 import { requireRole } from './middleware/auth.js';
 import { ok, readQuery } from './respond.js';
 import { ensureSession, startUserSession } from './session-helpers.js';
+import { auditedSignIn } from './sign-in-audit.js';
 
 export const STATE_MISMATCH = { success: false, message: 'state is empty or not same' } as const;
 
@@ -41,7 +42,9 @@ export const oauthRoutes = (services: Services, critical: MiddlewareHandler) => 
     }
     const account = await services.oauth.account(provider, code);
     if (!(await services.oauth.consumeState(session.id, state))) return c.json(STATE_MISMATCH, 403);
-    const user = await services.oauth.login(provider, account);
+    const user = await auditedSignIn(c, services, provider, '', () =>
+      services.oauth.login(provider, account),
+    );
     await startUserSession(c, services, user.id);
     return ok(c, toLoginRecord(user));
   };
@@ -50,7 +53,9 @@ export const oauthRoutes = (services: Services, critical: MiddlewareHandler) => 
 
   routes.get('/wechat', async (c) => {
     const { code } = readQuery(c, oauthCallbackQuerySchema);
-    const user = await services.oauth.login('wechat', await services.oauth.account('wechat', code));
+    const user = await auditedSignIn(c, services, 'wechat', '', async () =>
+      services.oauth.login('wechat', await services.oauth.account('wechat', code)),
+    );
     await startUserSession(c, services, user.id);
     return ok(c, toLoginRecord(user));
   });

@@ -87,6 +87,8 @@ const ROUTES: Readonly<Record<string, Level>> = {
   'PUT /api/option': 'admin',
   'GET /api/option/defaults': 'admin',
   'PUT /api/option/batch': 'admin',
+  'GET /api/audit': 'admin',
+  'GET /api/audit/export': 'admin',
 };
 
 const RANK: Record<Level, number> = { public: 0, user: 1, admin: 10, root: 100 };

@@ -13,6 +13,7 @@ import { requireRole } from './middleware/auth.js';
 import { turnstileCheck } from './middleware/turnstile.js';
 import { clearSessionCookie, writeSessionCookie } from './middleware/session-cookie.js';
 import { ok, readJson } from './respond.js';
+import { auditedSignIn } from './sign-in-audit.js';
 
 /** Account and session routes under /api/user (one-api §3.2). */
 export const userRoutes = (services: Services, critical: MiddlewareHandler) => {
@@ -22,7 +23,9 @@ export const userRoutes = (services: Services, critical: MiddlewareHandler) => {
 
   routes.post('/login', critical, async (c) => {
     const input = await readJson(c, loginRequestSchema);
-    const user = await services.users.login(input.username, input.password);
+    const user = await auditedSignIn(c, services, 'password', input.username, () =>
+      services.users.login(input.username, input.password),
+    );
     const previous = c.get('session');
     if (previous) await services.sessions.remove(previous.id);
     const session = await services.sessions.create(user.id);

@@ -160,6 +160,24 @@ export interface SettledTable {
   created_at: number;
 }
 
+/** Sluice's own (migration 0008): who changed what through /api, and every sign-in; append-only. */
+export interface AuditLogTable {
+  id: Id;
+  created_at: number;
+  user_id: number;
+  username: string;
+  role: number;
+  ip: string;
+  action: string;
+  object_type: string;
+  object_id: string;
+  /** JSON of the object's fields before the change, secrets masked; null when there was none. */
+  before: string | null;
+  /** JSON of the object's fields after the change, secrets masked; null when there is none. */
+  after: string | null;
+  detail: string;
+}
+
 export interface Tables {
   users: UsersTable;
   tokens: TokensTable;
@@ -173,4 +191,5 @@ export interface Tables {
   sluice_instances: InstancesTable;
   sluice_reservations: ReservationsTable;
   sluice_settled: SettledTable;
+  sluice_audit_log: AuditLogTable;
 }

@@ -1,4 +1,5 @@
 import { createAccountMailService } from './account-mail-service.js';
+import { createAuditService } from './audit-service.js';
 import { createChangeFeed } from './change-feed.js';
 import { createChannelService } from './channel-service.js';
 import { createCodeStore } from './code-store.js';
@@ -32,6 +33,7 @@ export const createServices = (deps: ServiceDeps) => {
   const accountMail = createAccountMailService(deps, codes, mailer, changes);
   const oauth = createOAuthService(deps, codes, changes);
   const humanCheck = createHumanCheck(deps);
+  const audit = createAuditService(deps);
   return {
     deps,
     options: deps.options,
@@ -50,6 +52,7 @@ export const createServices = (deps: ServiceDeps) => {
     accountMail,
     oauth,
     humanCheck,
+    audit,
   };
 };
 

@@ -1,5 +1,6 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Dialect } from '../dsn.js';
+import { AUDIT_LOG_TABLE } from './account-tables.js';
 import { addColumns, applyTable } from './apply-table.js';
 import {
   BILLING_TABLES,
@@ -50,6 +51,7 @@ const migrationsFor = (
             if (logsInMain) await addColumns(db, dialect, LOGS_TABLE.name, LOG_CLIENT_FORMAT_COLUMNS);
           },
         },
+        '0008_audit_log': { up: (db: AnyDb) => applyTable(db, dialect, AUDIT_LOG_TABLE) },
       };
 
 const migratorOf = (db: AnyDb, dialect: Dialect, scope: MigrationScope, logsInMain: boolean): Migrator => {

@@ -1,0 +1,41 @@
+import type { ColumnDefinition, TableDefinition } from './table-definitions.js';
+
+/** Sluice's own tables of account security (migrations 0008 and later on the main database). */
+
+const number = (name: string): ColumnDefinition => ({
+  name,
+  type: { kind: 'bigint' },
+  notNull: true,
+  defaultValue: 0,
+});
+const label = (name: string, length: number): ColumnDefinition => ({
+  name,
+  type: { kind: 'varchar', length },
+  notNull: true,
+  defaultValue: '',
+});
+const json = (name: string): ColumnDefinition => ({ name, type: { kind: 'text' } });
+
+/** Who changed what through /api, and every sign-in (0008). Rows are only ever added, or aged out. */
+export const AUDIT_LOG_TABLE: TableDefinition = {
+  name: 'sluice_audit_log',
+  columns: [
+    { name: 'id', type: { kind: 'id' } },
+    number('created_at'),
+    number('user_id'),
+    label('username', 191),
+    number('role'),
+    label('ip', 64),
+    label('action', 32),
+    label('object_type', 32),
+    label('object_id', 191),
+    json('before'),
+    json('after'),
+    label('detail', 1024),
+  ],
+  indexes: [
+    { name: 'idx_sluice_audit_log_created_at', columns: ['created_at'] },
+    { name: 'idx_sluice_audit_log_username', columns: ['username'] },
+    { name: 'idx_sluice_audit_log_object_type_action', columns: ['object_type', 'action'] },
+  ],
+};
