@@ -6,7 +6,8 @@ import { parseJson } from '../parse-json.js';
 /** Column sizes of one-api's `channels` and `abilities` tables, and Sluice's caps on text columns. */
 export const CHANNEL_LIMITS = {
   nameMax: 191,
-  baseUrlMax: 1024,
+  /** varchar(191) on MySQL, as GORM makes the column (a default and no size). */
+  baseUrlMax: 191,
   modelMappingMax: 1024,
   groupMax: 32,
   modelNameMax: 191,

@@ -47,6 +47,8 @@ export const subnetSchema = z
       .filter((part) => part !== '')
       .join(','),
   )
+  // varchar(191) on MySQL, as GORM makes the column (a default and no size).
+  .refine((value) => value.length <= 191, 'subnet is too long (at most 191 characters)')
   .refine((value) => value === '' || value.split(',').every(isCidr), {
     message: 'invalid subnet: use comma-separated network ranges such as 192.168.0.0/16',
   });

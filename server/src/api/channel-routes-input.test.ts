@@ -52,7 +52,7 @@ const BAD_CREATES: [what: string, body: unknown, message: RegExp][] = [
   ['priority a string', channelBody({ priority: '3' }), /priority: priority must be a whole number/],
   ['weight a string', channelBody({ weight: 'heavy' }), /weight: weight must be a whole number/],
   ['unknown status', channelBody({ status: 7 }), /status: status must be 1, 2 or 3/],
-  ['base url too long', channelBody({ base_url: `https://${long(1030)}` }), /base_url must be at most 1024/],
+  ['base url too long', channelBody({ base_url: `https://${long(184)}` }), /base_url must be at most 191/],
   [
     'system prompt too long',
     channelBody({ system_prompt: long(70_000) }),

@@ -235,6 +235,11 @@ describe.each(testDialects())('token routes (/api/token) on %s', (dialect) => {
       ['a prefix over 32', { name: 'n', subnet: '10.0.0.0/33' }, /invalid subnet/],
       ['one bad range among good ones', { name: 'n', subnet: '10.0.0.0/8,abc' }, /invalid subnet/],
       [
+        'subnets longer than the column (191 characters)',
+        { name: 'n', subnet: Array.from({ length: 15 }, (_, index) => `10.${index}.100.0/24`).join(',') },
+        /^invalid parameter: subnet: subnet is too long \(at most 191 characters\)/,
+      ],
+      [
         'an 11-character Chinese name (33 bytes)',
         { name: '一二三四五六七八九十一' },
         'invalid parameter: name: token name is too long (at most 30 bytes)',

@@ -32,9 +32,9 @@ describe.each(testDialects())('the logs’ client_format column on %s', (dialect
   it('is added to a logs table an earlier Sluice made, NULL on its rows, once', async () => {
     const opened = await open();
     await migrate(opened.db, dialect, 'main');
-    // The database as the previous release left it: no column, migration 0004 not run.
+    // The database as the previous release left it: no column, migration 0004 (and later) not run.
     await sql`ALTER TABLE logs DROP COLUMN client_format`.execute(opened.db);
-    await sql`DELETE FROM sluice_migrations WHERE name = '0004_log_client_format'`.execute(opened.db);
+    await sql`DELETE FROM sluice_migrations WHERE name >= '0004'`.execute(opened.db);
     await opened.db
       .insertInto('logs')
       .values({
@@ -54,7 +54,7 @@ describe.each(testDialects())('the logs’ client_format column on %s', (dialect
       .execute();
     expect((await columnsOf(opened, 'logs')).map((column) => column.name)).not.toContain('client_format');
 
-    expect(await migrate(opened.db, dialect, 'main')).toEqual(['0004_log_client_format']);
+    expect((await migrate(opened.db, dialect, 'main'))[0]).toBe('0004_log_client_format');
     const column = (await columnsOf(opened, 'logs')).find((candidate) => candidate.name === 'client_format');
     expect(column).toMatchObject({ isNullable: true });
     const [old] = await opened.db.selectFrom('logs').select(['quota', 'client_format']).execute();

@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { Dialect } from '../dsn.js';
 import { AUDIT_LOG_TABLE } from './account-tables.js';
 import { addColumns, applyTable } from './apply-table.js';
+import { alignMysqlTables } from './mysql-gorm-types.js';
 import {
   BILLING_TABLES,
   LOG_CLIENT_FORMAT_COLUMNS,
@@ -49,6 +50,11 @@ const migrationsFor = (
         '0004_log_client_format': {
           up: async (db: AnyDb) => {
             if (logsInMain) await addColumns(db, dialect, LOGS_TABLE.name, LOG_CLIENT_FORMAT_COLUMNS);
+          },
+        },
+        '0005_gorm_column_types': {
+          up: async (db: AnyDb) => {
+            if (dialect === 'mysql') await alignMysqlTables(db, ONE_API_TABLES);
           },
         },
         '0008_audit_log': { up: (db: AnyDb) => applyTable(db, dialect, AUDIT_LOG_TABLE) },

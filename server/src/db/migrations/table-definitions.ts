@@ -1,86 +1,41 @@
+import {
+  bigint,
+  bool,
+  char,
+  id,
+  index,
+  indexedString,
+  int,
+  shortText,
+  text,
+  unique,
+  varchar,
+  type ColumnDefinition,
+  type TableDefinition,
+} from './table-schema.js';
+
+export type { ColumnDefinition, ColumnKind, IndexDefinition, TableDefinition } from './table-schema.js';
+
 /**
- * one-api's tables, column by column (names, kinds and defaults as one-api's models declare them),
- * plus Sluice's own tables. Migrations create what is missing and never alter what exists.
+ * one-api's tables, column by column as one-api v0.6.9's models declare them (their gorm tags:
+ * Go type, size, default, index), so that GORM's AutoMigrate finds nothing to change; plus Sluice's
+ * own tables. Migrations create what is missing and never alter what exists (but 0005).
  */
-export type ColumnKind =
-  | { kind: 'id' }
-  | { kind: 'int' }
-  | { kind: 'bigint' }
-  | { kind: 'bool' }
-  | { kind: 'float' }
-  | { kind: 'text' }
-  | { kind: 'varchar'; length: number }
-  | { kind: 'char'; length: number };
-
-export interface ColumnDefinition {
-  readonly name: string;
-  readonly type: ColumnKind;
-  readonly notNull?: boolean;
-  readonly defaultValue?: string | number | boolean;
-}
-
-export interface IndexDefinition {
-  readonly name: string;
-  readonly columns: readonly string[];
-  readonly unique?: boolean;
-}
-
-export interface TableDefinition {
-  readonly name: string;
-  readonly columns: readonly ColumnDefinition[];
-  /** Composite primary key; tables with an `id` column use it instead. */
-  readonly primaryKey?: readonly string[];
-  readonly indexes: readonly IndexDefinition[];
-}
-
-const id: ColumnDefinition = { name: 'id', type: { kind: 'id' } };
-const int = (name: string, defaultValue?: number): ColumnDefinition => ({
-  name,
-  type: { kind: 'int' },
-  ...(defaultValue === undefined ? {} : { defaultValue }),
-});
-const bigint = (name: string, defaultValue?: number): ColumnDefinition => ({
-  name,
-  type: { kind: 'bigint' },
-  ...(defaultValue === undefined ? {} : { defaultValue }),
-});
-const bool = (name: string, defaultValue = false): ColumnDefinition => ({
-  name,
-  type: { kind: 'bool' },
-  defaultValue,
-});
-const text = (name: string): ColumnDefinition => ({ name, type: { kind: 'text' } });
-const varchar = (name: string, length: number, defaultValue?: string): ColumnDefinition => ({
-  name,
-  type: { kind: 'varchar', length },
-  ...(defaultValue === undefined ? {} : { defaultValue }),
-});
-const char = (name: string, length: number): ColumnDefinition => ({ name, type: { kind: 'char', length } });
-const index = (table: string, ...columns: string[]): IndexDefinition => ({
-  name: `idx_${table}_${columns.join('_')}`,
-  columns,
-});
-const unique = (table: string, column: string): IndexDefinition => ({
-  name: `idx_${table}_${column}`,
-  columns: [column],
-  unique: true,
-});
-
 export const ONE_API_TABLES: readonly TableDefinition[] = [
   {
     name: 'users',
     columns: [
       id,
-      varchar('username', 191),
+      indexedString('username'),
       { name: 'password', type: { kind: 'text' }, notNull: true },
-      varchar('display_name', 191),
+      indexedString('display_name'),
       int('role', 1),
       int('status', 1),
-      varchar('email', 191),
-      varchar('github_id', 191),
-      varchar('wechat_id', 191),
-      varchar('lark_id', 191),
-      varchar('oidc_id', 191),
+      indexedString('email'),
+      indexedString('github_id'),
+      indexedString('wechat_id'),
+      indexedString('lark_id'),
+      indexedString('oidc_id'),
       char('access_token', 32),
       bigint('quota', 0),
       bigint('used_quota', 0),
@@ -89,8 +44,10 @@ export const ONE_API_TABLES: readonly TableDefinition[] = [
       varchar('aff_code', 32),
       int('inviter_id'),
     ],
+    // `gorm:"unique;index"`: the constraint uni_users_username beside a plain idx_users_username.
+    uniqueColumns: ['username'],
     indexes: [
-      unique('users', 'username'),
+      index('users', 'username'),
       index('users', 'display_name'),
       index('users', 'email'),
       index('users', 'github_id'),
@@ -109,16 +66,17 @@ export const ONE_API_TABLES: readonly TableDefinition[] = [
       int('user_id'),
       char('key', 48),
       int('status', 1),
-      varchar('name', 191),
+      indexedString('name'),
       bigint('created_time'),
       bigint('accessed_time'),
       bigint('expired_time', -1),
       bigint('remain_quota', 0),
       bool('unlimited_quota'),
       bigint('used_quota', 0),
-      text('models'),
-      varchar('subnet', 1024, ''),
+      shortText('models'),
+      indexedString('subnet', ''),
     ],
+    // idx_tokens_user_id is Sluice's (a user's keys); GORM leaves an index it does not know alone.
     indexes: [index('tokens', 'user_id'), unique('tokens', 'key'), index('tokens', 'name')],
   },
   {
@@ -126,14 +84,14 @@ export const ONE_API_TABLES: readonly TableDefinition[] = [
     columns: [
       id,
       int('type', 0),
-      { name: 'key', type: { kind: 'text' }, notNull: true },
+      shortText('key'),
       int('status', 1),
-      varchar('name', 191),
-      int('weight', 0),
+      indexedString('name'),
+      { name: 'weight', type: { kind: 'uint' }, defaultValue: 0 },
       bigint('created_time'),
       bigint('test_time'),
       int('response_time'),
-      varchar('base_url', 1024, ''),
+      indexedString('base_url', ''),
       text('other'),
       { name: 'balance', type: { kind: 'float' } },
       bigint('balance_updated_time'),
@@ -143,7 +101,8 @@ export const ONE_API_TABLES: readonly TableDefinition[] = [
       varchar('model_mapping', 1024, ''),
       bigint('priority', 0),
       text('config'),
-      text('system_prompt'),
+      shortText('system_prompt'),
+      // Not in one-api v0.6.9's model: GORM ignores a column it does not know.
       varchar('test_model', 191),
     ],
     indexes: [index('channels', 'name')],
@@ -151,10 +110,11 @@ export const ONE_API_TABLES: readonly TableDefinition[] = [
   {
     name: 'abilities',
     columns: [
-      { name: 'group', type: { kind: 'varchar', length: 32 }, notNull: true },
-      { name: 'model', type: { kind: 'varchar', length: 191 }, notNull: true },
-      { name: 'channel_id', type: { kind: 'int' }, notNull: true },
-      bool('enabled'),
+      // A primary key's columns are NOT NULL on MySQL and PostgreSQL without saying so; GORM does not say it.
+      varchar('group', 32),
+      indexedString('model'),
+      int('channel_id'),
+      { name: 'enabled', type: { kind: 'bool' } },
       bigint('priority', 0),
     ],
     primaryKey: ['group', 'model', 'channel_id'],
@@ -162,7 +122,7 @@ export const ONE_API_TABLES: readonly TableDefinition[] = [
   },
   {
     name: 'options',
-    columns: [{ name: 'key', type: { kind: 'varchar', length: 191 }, notNull: true }, text('value')],
+    columns: [indexedString('key'), text('value')],
     primaryKey: ['key'],
     indexes: [],
   },
@@ -173,7 +133,7 @@ export const ONE_API_TABLES: readonly TableDefinition[] = [
       int('user_id'),
       char('key', 32),
       int('status', 1),
-      varchar('name', 191),
+      indexedString('name'),
       bigint('quota', 100),
       bigint('created_time'),
       bigint('redeemed_time'),
@@ -190,14 +150,14 @@ export const LOGS_TABLE: TableDefinition = {
     bigint('created_at'),
     int('type'),
     text('content'),
-    varchar('username', 191, ''),
-    varchar('token_name', 191, ''),
-    varchar('model_name', 191, ''),
+    indexedString('username', ''),
+    indexedString('token_name', ''),
+    indexedString('model_name', ''),
     int('quota', 0),
     int('prompt_tokens', 0),
     int('completion_tokens', 0),
     int('channel_id'),
-    varchar('request_id', 191, ''),
+    indexedString('request_id', ''),
     bigint('elapsed_time', 0),
     bool('is_stream'),
     bool('system_prompt_reset'),
@@ -205,7 +165,8 @@ export const LOGS_TABLE: TableDefinition = {
   indexes: [
     index('logs', 'user_id'),
     { name: 'idx_created_at_type', columns: ['created_at', 'type'] },
-    index('logs', 'username', 'model_name'),
+    // `index:index_username_model_name,priority:2` on username, priority 1 on model_name.
+    { name: 'index_username_model_name', columns: ['model_name', 'username'] },
     index('logs', 'token_name'),
     index('logs', 'model_name'),
     index('logs', 'channel_id'),
