@@ -52,9 +52,12 @@ const sluiceEnv = parseSluiceEnv(process.env['BENCH_SLUICE_ENV']);
 // first's): BENCH_B_MAIN another build, BENCH_B_ENV other settings, or both.
 const pairMain = process.env['BENCH_B_MAIN'] || undefined;
 const pairEnv = parseSluiceEnv(process.env['BENCH_B_ENV']);
+/** BENCH_B_NODE_FLAGS: node flags for Sluice B after the `serve` script's (a later flag wins). */
+const pairFlags = (process.env['BENCH_B_NODE_FLAGS'] ?? '').split(' ').filter((flag) => flag !== '');
 // BENCH_NODE24=1: Sluice B is this build on Node 24 (node24.mjs prepares it).
 const node24 = process.env['BENCH_NODE24'] === '1';
-const paired = pairMain !== undefined || process.env['BENCH_B_ENV'] !== undefined || node24;
+const paired =
+  pairMain !== undefined || process.env['BENCH_B_ENV'] !== undefined || pairFlags.length > 0 || node24;
 /**
  * What to measure (BENCH_PARTS, comma-separated; all by default): `core` (load, sequential, stream,
  * cold keys, on a fresh then a populated database), `formats` (client formats and the signed native
@@ -218,6 +221,7 @@ const checkSluice = async (origin) => {
  * @property {string | undefined} main
  * @property {Record<string, string>} env
  * @property {string | undefined} node  the Node binary (undefined: the bench's own)
+ * @property {string[]} flags  node flags after the serve script's
  */
 
 /**
@@ -338,11 +342,14 @@ const measureWithPortkey = async (servers, targets) => {
  * @param {string} phase
  */
 const startInstance = (instance, phase) => {
-  const nodeFlags = profile
-    ? // One profile per thread (Node names them CPU.<date>.<time>.<pid>.<thread>.<seq>): the relay's
-      // is thread 0; the SQLite worker threads have their own.
-      ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS, 'profiles', phase, instance.name)}`]
-    : [];
+  const nodeFlags = [
+    ...instance.flags,
+    ...(profile
+      ? // One profile per thread (Node names them CPU.<date>.<time>.<pid>.<thread>.<seq>): the relay's
+        // is thread 0; the SQLite worker threads have their own.
+        ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS, 'profiles', phase, instance.name)}`]
+      : []),
+  ];
   say(`starting ${instance.name} (${phase})`);
   return startSluice({
     port: instance.port,
@@ -491,6 +498,7 @@ const main = async () => {
         main,
         env,
         node,
+        flags: name === 'sluice' ? [] : pairFlags,
       });
     }
     /** @type {Servers} */

@@ -38,7 +38,7 @@ const billingLine = (billing) =>
  * @param {number} run.started  Date.now() at the start
  * @param {{ cpus: number, loadAverage: number[] }} run.before  the machine at the start
  * @param {{ quick: boolean, connections: number, populate: { tokens: number, channels: number, logs: number } } & Record<string, unknown>} run.settings
- * @param {{ name: string, main: string | undefined, env: Record<string, string>, node: string | undefined }[]} run.instances
+ * @param {{ name: string, main: string | undefined, env: Record<string, string>, node: string | undefined, flags: string[] }[]} run.instances
  * @param {RunResult} run.base
  * @param {RunResult | undefined} run.populated
  * @param {import('./populate.mjs').PopulateResult | undefined} run.filled
@@ -58,11 +58,12 @@ export const summarize = (run) => {
     machine: { ...now, loadAverageAtStart: run.before.loadAverage, node: process.version },
     settings: {
       ...settings,
-      sluices: instances.map(({ name, main, env, node }) => ({
+      sluices: instances.map(({ name, main, env, node, flags }) => ({
         name,
         main: main ?? 'server/dist/main.js',
         env,
         node: node ?? process.execPath,
+        flags,
       })),
     },
     phases: core && {
@@ -105,8 +106,8 @@ export const summarize = (run) => {
     ),
     `load average at start ${run.before.loadAverage.join(' ')}, at end ${now.loadAverage.join(' ')}`,
     ...instances.map(
-      ({ name, main, env, node }) =>
-        `${name}: ${main ?? 'server/dist/main.js'}${node ? ` on ${node}` : ''}${Object.keys(env).length > 0 ? `, env ${JSON.stringify(env)}` : ''}`,
+      ({ name, main, env, node, flags }) =>
+        `${name}: ${main ?? 'server/dist/main.js'}${node ? ` on ${node}` : ''}${flags.length > 0 ? `, node flags ${flags.join(' ')} after the serve script's` : ''}${Object.keys(env).length > 0 ? `, env ${JSON.stringify(env)}` : ''}`,
     ),
     '',
   );
