@@ -18,7 +18,25 @@ const generator = (seed: number) => {
     state = (state * 1103515245 + 12345) % 2147483648;
     return state;
   };
-  const pieces = ['a', ' ', '"', '\\', '\\"', '\\\\', '{', '}', '[', ']', ',', ':', 'é', '中', '😀', '\n', '\t'];
+  const pieces = [
+    'a',
+    ' ',
+    '"',
+    '\\',
+    '\\"',
+    '\\\\',
+    '{',
+    '}',
+    '[',
+    ']',
+    ',',
+    ':',
+    'é',
+    '中',
+    '😀',
+    '\n',
+    '\t',
+  ];
   const text = (length: number) => {
     let out = '';
     while (out.length < length) out += pieces[next() % pieces.length];

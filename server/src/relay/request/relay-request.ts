@@ -185,7 +185,11 @@ export const LARGE_BODY_BYTES = 64 * 1024;
  * when its small members and the shape of its messages are plainly valid (the same checks as
  * `plainlyValidChat`); anything else is parsed whole and judged by zod as always.
  */
-const largeChatRequest = (route: RelayRoute, raw: Uint8Array, contentType: string): RelayRequest | undefined => {
+const largeChatRequest = (
+  route: RelayRoute,
+  raw: Uint8Array,
+  contentType: string,
+): RelayRequest | undefined => {
   const skeleton = readSkeleton(raw);
   if (!skeleton) return undefined;
   const { fields, large } = skeleton;
