@@ -24,20 +24,33 @@ export interface BuiltServer {
   output(): string;
 }
 
+export interface BuiltServerOptions {
+  /** The working directory (relative paths such as one-api's ./one-api.db are read from it). */
+  readonly cwd?: string;
+  /** Variables removed from the environment the server starts with (not merely empty). */
+  readonly unset?: readonly string[];
+}
+
 /** Starts the built server as a child process with `env` and resolves once it listens. */
-export const startBuiltServer = async (env: Record<string, string>): Promise<BuiltServer> => {
+export const startBuiltServer = async (
+  env: Record<string, string>,
+  options: BuiltServerOptions = {},
+): Promise<BuiltServer> => {
   if (!existsSync(BUILT_MAIN)) throw new Error(`${BUILT_MAIN} is missing: npm run build`);
   const port = await freePort();
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    REDIS_CONN_STRING: '',
+    SESSION_SECRET: 'test-session-secret',
+    GLOBAL_API_RATE_LIMIT: '100000',
+    CRITICAL_RATE_LIMIT: '100000',
+    ...env,
+    PORT: String(port),
+  };
+  for (const name of options.unset ?? []) delete childEnv[name];
   const child = spawn(process.execPath, [BUILT_MAIN], {
-    env: {
-      ...process.env,
-      REDIS_CONN_STRING: '',
-      SESSION_SECRET: 'test-session-secret',
-      GLOBAL_API_RATE_LIMIT: '100000',
-      CRITICAL_RATE_LIMIT: '100000',
-      ...env,
-      PORT: String(port),
-    },
+    env: childEnv,
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
