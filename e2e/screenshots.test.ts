@@ -60,6 +60,7 @@ const SCREENS: readonly Screen[] = [
   { name: 'redemption-edit', path: '/redemption/edit/1', signedIn: true },
   { name: 'user', path: '/user', signedIn: true },
   { name: 'user-add', path: '/user/add', signedIn: true },
+  { name: 'audit', path: '/audit', signedIn: true },
   { name: 'setting-operation', path: '/setting?tab=operation', signedIn: true },
   { name: 'setting-system', path: '/setting?tab=system', signedIn: true },
   { name: 'setting-other', path: '/setting?tab=other', signedIn: true },

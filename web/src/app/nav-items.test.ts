@@ -29,6 +29,7 @@ describe('navigation items (spec §2)', () => {
       'topup',
       'user',
       'log',
+      'audit',
       'setting',
       'about',
     ]);

@@ -7,6 +7,7 @@ import {
   IconMessageChatbot,
   IconNetwork,
   IconSettings,
+  IconShieldCheck,
   IconTicket,
   IconUsers,
   IconWallet,
@@ -24,6 +25,7 @@ export type NavKey =
   | 'topup'
   | 'user'
   | 'log'
+  | 'audit'
   | 'setting'
   | 'about';
 
@@ -57,6 +59,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
     notActiveOn: ['/user/edit', '/user/reset'],
   },
   { key: 'log', path: '/log', icon: IconList },
+  { key: 'audit', path: '/audit', icon: IconShieldCheck, adminOnly: true },
   { key: 'setting', path: '/setting', icon: IconSettings, alsoActiveOn: ['/user/edit'] },
   { key: 'about', path: '/about', icon: IconInfoCircle },
 ];

@@ -35,7 +35,8 @@ describe('the route table (spec §2)', () => {
 
   it('sends a visitor without a stored user from a guarded route to /login, remembering the origin', async () => {
     const router = renderAt('/log?p=1');
-    expect(await screen.findByTestId('login-page')).toBeTruthy();
+    // The first screen of the file: its lazy chunk is transformed cold, which takes a loaded machine over 1 s.
+    expect(await screen.findByTestId('login-page', {}, { timeout: 5000 })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/login');
     expect(router.state.location.state).toMatchObject({ from: { pathname: '/log', search: '?p=1' } });
   });

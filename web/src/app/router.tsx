@@ -84,6 +84,7 @@ const adminRoutes: RouteObject[] = [
     path: 'user/edit/:id',
     lazy: lazyPage(() => import('../features/user/user-edit-page.js'), 'UserEditPage'),
   },
+  { path: 'audit', lazy: lazyPage(() => import('../features/audit/audit-page.js'), 'AuditPage') },
 ];
 
 export const ROUTES: RouteObject[] = [

@@ -6,6 +6,7 @@ import { enDashboard } from './en/dashboard.js';
 import { enOptions } from './en/options.js';
 import { enRatio } from './en/ratio.js';
 import { enRedemption } from './en/redemption.js';
+import { enSecurity } from './en/security.js';
 import { enSite } from './en/site.js';
 import { enServer } from './en/server.js';
 import { enUsers } from './en/users.js';
@@ -27,6 +28,7 @@ export const en = {
   ...enRatio,
   ...enDashboard,
   ...enServer,
+  ...enSecurity,
 };
 
 /** The shape every other language must fill. */

@@ -6,6 +6,7 @@ import { zhDashboard } from './zh/dashboard.js';
 import { zhOptions } from './zh/options.js';
 import { zhRatio } from './zh/ratio.js';
 import { zhRedemption } from './zh/redemption.js';
+import { zhSecurity } from './zh/security.js';
 import { zhSite } from './zh/site.js';
 import { zhServer } from './zh/server.js';
 import { zhUsers } from './zh/users.js';
@@ -22,4 +23,5 @@ export const zh: Messages = {
   ...zhRatio,
   ...zhDashboard,
   ...zhServer,
+  ...zhSecurity,
 };

@@ -1,8 +1,7 @@
-import { Button, Group, NumberInput, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { NumberInput, Select, SimpleGrid, TextInput } from '@mantine/core';
 import { LOG_TYPE } from '@sluice/contract/statuses';
-import { IconDownload, IconSearch } from '@tabler/icons-react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FilterForm, useFilterState } from '../../components/filter-form.js';
 import type { LogFilters } from './log-api.js';
 import { fromLocalInput, LOG_CLIENT_FORMATS, LOG_TYPES, toLocalInput } from './log-filter-model.js';
 
@@ -24,16 +23,15 @@ export const LogFilterForm = ({
   exporting: boolean;
 }) => {
   const { t } = useTranslation();
-  const [form, setForm] = useState(initial);
-  const set = <K extends keyof LogFilters>(key: K, value: LogFilters[K]) =>
-    setForm((current) => ({ ...current, [key]: value }));
+  const { form, set } = useFilterState(initial);
   return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        onApply(form);
-      }}
-      data-testid="log-filters"
+    <FilterForm
+      prefix="log"
+      onSearch={() => onApply(form)}
+      onExport={() => onExport(form)}
+      exporting={exporting}
+      searchLabel={t('log.query')}
+      exportLabel={t('log.exportCsv')}
     >
       <SimpleGrid cols={{ base: 1, xs: 2, md: admin ? 4 : 3 }} spacing="sm" verticalSpacing="xs">
         <TextInput
@@ -101,20 +99,6 @@ export const LogFilterForm = ({
           </>
         )}
       </SimpleGrid>
-      <Group mt="sm" gap="xs">
-        <Button type="submit" leftSection={<IconSearch size={16} />} data-testid="log-search">
-          {t('log.query')}
-        </Button>
-        <Button
-          variant="default"
-          leftSection={<IconDownload size={16} />}
-          loading={exporting}
-          onClick={() => onExport(form)}
-          data-testid="log-export"
-        >
-          {t('log.exportCsv')}
-        </Button>
-      </Group>
-    </form>
+    </FilterForm>
   );
 };

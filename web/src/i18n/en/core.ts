@@ -52,6 +52,7 @@ export const enCore = {
     topup: 'Top-up',
     user: 'Users',
     log: 'Logs',
+    audit: 'Audit',
     setting: 'Settings',
     about: 'About',
   },

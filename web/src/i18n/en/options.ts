@@ -54,6 +54,7 @@ export const enOptions = {
       wechat: 'WeChat login server',
       pusher: 'Message pusher',
       turnstile: 'Turnstile (human check)',
+      security: 'Account security',
       personalisation: 'Personalisation',
       cleanup: 'Clear history logs',
     },
@@ -69,6 +70,7 @@ export const enOptions = {
         'The address and access token of a WeChat login server, and the QR code of its official account.',
       pusher: 'Where notifications to the super administrator are pushed (message-pusher).',
       turnstile: 'The site key and secret key of a Cloudflare Turnstile widget.',
+      security: 'The audit log records every administrative change and every sign-in.',
       whitelist: 'With the restriction on, registration with an email address accepts only these domains.',
     },
     field: {
@@ -97,6 +99,7 @@ export const enOptions = {
       MessagePusherToken: 'Message pusher access token',
       TurnstileSiteKey: 'Turnstile site key',
       TurnstileSecretKey: 'Turnstile secret key',
+      AuditLogRetentionDays: 'Audit log retention (days)',
       TopUpLink: 'Top-up link',
       ChatLink: 'Chat page link',
       QuotaPerUnit: 'Quota per unit (per US dollar)',
@@ -143,6 +146,7 @@ export const enOptions = {
       HomePageContent: 'Markdown, HTML, or an address to show in a frame on the home page.',
       About: 'Markdown, HTML, or an address to show in a frame on the About page.',
       Footer: 'HTML replacing the default footer.',
+      AuditLogRetentionDays: 'Rows older than this are deleted every hour; 0 keeps every row.',
       CacheReadRatio:
         'Per model: the price of a prompt token the provider read from its cache, as a share of the input price (unlisted models: 1). Shown merged over the providers’ prices.',
       CacheWriteRatio:

@@ -55,6 +55,7 @@ export const zhCore: Catalogue<typeof enCore> = {
     topup: '充值',
     user: '用户',
     log: '日志',
+    audit: '审计',
     setting: '设置',
     about: '关于',
   },

@@ -56,6 +56,7 @@ export const zhOptions: Catalogue<typeof enOptions> = {
       wechat: '配置微信登录服务器',
       pusher: '配置消息推送',
       turnstile: '配置 Turnstile（人机验证）',
+      security: '账户安全',
       personalisation: '个性化设置',
       cleanup: '清理历史日志',
     },
@@ -69,6 +70,7 @@ export const zhOptions: Catalogue<typeof enOptions> = {
       wechat: '微信登录服务器的地址和访问凭证，以及公众号二维码。',
       pusher: '向超级管理员推送通知的地址（message-pusher）。',
       turnstile: 'Cloudflare Turnstile 组件的 Site Key 和 Secret Key。',
+      security: '审计日志记录每一次管理操作和每一次登录。',
       whitelist: '开启限制后，使用邮箱注册时只接受以下域名。',
     },
     field: {
@@ -97,6 +99,7 @@ export const zhOptions: Catalogue<typeof enOptions> = {
       MessagePusherToken: '消息推送访问凭证',
       TurnstileSiteKey: 'Turnstile Site Key',
       TurnstileSecretKey: 'Turnstile Secret Key',
+      AuditLogRetentionDays: '审计日志保留天数',
       TopUpLink: '充值链接',
       ChatLink: '聊天页面链接',
       QuotaPerUnit: '单位美元额度',
@@ -141,6 +144,7 @@ export const zhOptions: Catalogue<typeof enOptions> = {
       HomePageContent: '支持 Markdown、HTML，或填入网址以框架形式显示在首页。',
       About: '支持 Markdown、HTML，或填入网址以框架形式显示在关于页面。',
       Footer: '替换默认页脚的 HTML。',
+      AuditLogRetentionDays: '早于此天数的记录每小时清除一次；0 表示永久保留。',
       CacheReadRatio:
         '按模型设置：上游从提示缓存读取的输入 token 的价格，相对输入价格的倍数（未列出的模型为 1）。已合并各服务商的价格显示。',
       CacheWriteRatio:

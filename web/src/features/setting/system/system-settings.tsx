@@ -6,7 +6,7 @@ import { WhitelistSection } from './whitelist-section.js';
 /**
  * The system settings tab (root), sections of spec §2: server address; login and registration
  * switches; email domain whitelist; SMTP; GitHub OAuth; Lark OAuth; WeChat login server; message
- * pusher; Turnstile. Secret fields are never pre-filled and are saved only when typed.
+ * pusher; Turnstile; account security (the audit log's retention). Secret fields are never pre-filled and are saved only when typed.
  */
 export const SystemSettings = () => {
   const { t } = useTranslation();
@@ -99,6 +99,18 @@ export const SystemSettings = () => {
           title={t('options.section.turnstile')}
           description={t('options.sectionHint.turnstile')}
           fields={[{ key: 'TurnstileSiteKey' }, { key: 'TurnstileSecretKey' }]}
+        />,
+        <OptionSection
+          key="security"
+          id="security"
+          title={t('options.section.security')}
+          description={t('options.sectionHint.security')}
+          fields={[
+            {
+              key: 'AuditLogRetentionDays',
+              description: t('options.hint.AuditLogRetentionDays'),
+            },
+          ]}
         />,
       ]}
     </OptionsTab>
