@@ -9,7 +9,8 @@ import type { Dialect } from '../db/dsn.js';
  *   numeric on SQLite;
  * - a Go string is longtext on MySQL and text elsewhere, but varchar(191) on MySQL when it has an
  *   index, a default or is a primary key; `type:…` tags are written as they are (text, char(32));
- * - `unique` is a constraint named uni_<table>_<column>, `index` / `uniqueIndex` idx_<table>_<column>;
+ * - `unique` is a constraint named uni_<table>_<column>, `index` / `uniqueIndex` idx_<table>_<field>,
+ *   the Go field's name in snake case (GitHubId: idx_users_git_hub_id, not the column github_id);
  * - defaults are quoted with ' on MySQL and PostgreSQL and " on SQLite (GORM's SQLite Explain).
  * On MySQL GORM writes the indexes inside CREATE TABLE; they are separate statements here (the
  * same indexes). `latest` adds the logs columns one-api gained after v0.6.9 (request_id, …).
@@ -72,8 +73,8 @@ export const oneApiGormDdl = (dialect: Dialect, latest = false): string[] => {
     index('idx_users_username', 'users', '`username`'),
     index('idx_users_display_name', 'users', '`display_name`'),
     index('idx_users_email', 'users', '`email`'),
-    index('idx_users_github_id', 'users', '`github_id`'),
-    index('idx_users_wechat_id', 'users', '`wechat_id`'),
+    index('idx_users_git_hub_id', 'users', '`github_id`'),
+    index('idx_users_we_chat_id', 'users', '`wechat_id`'),
     index('idx_users_lark_id', 'users', '`lark_id`'),
     index('idx_users_oidc_id', 'users', '`oidc_id`'),
     index('idx_users_access_token', 'users', '`access_token`', true),

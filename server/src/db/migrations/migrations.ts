@@ -69,6 +69,10 @@ const migratorOf = (db: AnyDb, dialect: Dialect, scope: MigrationScope, logsInMa
     provider,
     migrationTableName: scope === 'main' ? 'sluice_migrations' : 'sluice_log_migrations',
     migrationLockTableName: scope === 'main' ? 'sluice_migrations_lock' : 'sluice_log_migrations_lock',
+    // Each migration creates or changes only what is missing or differs, whatever ran before it: a
+    // database that ran a later-numbered one first (numbers are handed out to work landing in any
+    // order, e.g. 0008 before 0005) runs the earlier one when it arrives instead of refusing to start.
+    allowUnorderedMigrations: true,
   });
 };
 

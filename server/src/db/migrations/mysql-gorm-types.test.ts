@@ -23,7 +23,8 @@ const OLDER_SLUICE_MYSQL = [
   'ALTER TABLE `channels` MODIFY COLUMN `key` longtext NOT NULL, MODIFY COLUMN `weight` bigint DEFAULT 0, ' +
     "MODIFY COLUMN `base_url` varchar(1024) DEFAULT '', MODIFY COLUMN `system_prompt` longtext",
   'ALTER TABLE `users` DROP INDEX `uni_users_username`, DROP INDEX `idx_users_username`, ' +
-    'ADD UNIQUE INDEX `idx_users_username` (`username`)',
+    'ADD UNIQUE INDEX `idx_users_username` (`username`), RENAME INDEX `idx_users_git_hub_id` TO `idx_users_github_id`, ' +
+    'RENAME INDEX `idx_users_we_chat_id` TO `idx_users_wechat_id`',
 ];
 
 const LONG_BASE_URL = `https://gateway.example.com/${'a'.repeat(250)}`;
@@ -51,6 +52,12 @@ describe.each(testDialects())('migration 0005: GORM’s column types (%s)', (dia
     expect(await readOneApiSchema(database)).toEqual(before);
   });
 
+  it('runs on a database that ran a later-numbered migration first (work lands in any order)', async () => {
+    await runOn(database, ["DELETE FROM sluice_migrations WHERE name = '0005_gorm_column_types'"]);
+    expect(await migrateMainDatabase(database)).toEqual(['0005_gorm_column_types']);
+    expect(await migrateMainDatabase(database)).toEqual([]);
+  });
+
   it.runIf(dialect === 'mysql')(
     'alters an older Sluice’s MySQL tables to GORM’s types, but a column a row does not fit',
     async () => {
@@ -74,7 +81,9 @@ describe.each(testDialects())('migration 0005: GORM’s column types (%s)', (dia
         'ALTER channels.system_prompt type longtext → text',
         'ALTER tokens.models type longtext → text',
         'ALTER tokens.subnet type varchar(1024) → varchar(191)',
+        'CREATE INDEX idx_users_git_hub_id ON users(github_id)',
         'INDEX idx_users_username differs',
+        'CREATE INDEX idx_users_we_chat_id ON users(wechat_id)',
         'CREATE INDEX uni_users_username ON users(username)',
       ]);
 

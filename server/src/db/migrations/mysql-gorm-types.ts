@@ -11,13 +11,28 @@ interface ColumnRow {
   column_name: string;
   column_type: string;
   is_nullable: string;
+  column_default: string | null;
 }
 
 interface IndexRow {
   table_name: string;
   index_name: string;
   non_unique: number | string;
+  column_name: string;
 }
+
+/** A table's indexes by name: their columns in order, and whether unique. */
+type PresentIndexes = Map<string, { columns: string[]; unique: boolean }>;
+
+const indexesOf = (rows: readonly IndexRow[], table: string): PresentIndexes => {
+  const indexes: PresentIndexes = new Map();
+  for (const row of rows.filter((candidate) => candidate.table_name === table)) {
+    const index = indexes.get(row.index_name) ?? { columns: [], unique: Number(row.non_unique) === 0 };
+    index.columns.push(row.column_name);
+    indexes.set(row.index_name, index);
+  }
+  return indexes;
+};
 
 /** information_schema's column_type, without the display width older servers show (bigint(20)). */
 const normalType = (type: string): string =>
@@ -48,7 +63,10 @@ const fits = async (db: AnyDb, table: string, column: ColumnDefinition): Promise
   return rows.length === 0;
 };
 
-/** The MODIFY clauses of the columns whose type (or NOT NULL) differs from GORM's and whose rows fit it. */
+/**
+ * The MODIFY clauses of the columns whose type, NOT NULL or having a default (abilities.enabled has
+ * none in GORM's) differs from GORM's, and whose rows fit the type.
+ */
 const columnChanges = async (
   db: AnyDb,
   table: TableDefinition,
@@ -61,28 +79,42 @@ const columnChanges = async (
     if (!row || column.type.kind === 'id' || primary.has(column.name)) continue;
     const sameType = normalType(row.column_type) === expectedType(column);
     const sameNull = (row.is_nullable === 'NO') === Boolean(column.notNull);
-    if (sameType && sameNull) continue;
+    // MariaDB reports no default as the text NULL.
+    const hasDefault = row.column_default !== null && row.column_default !== 'NULL';
+    const sameDefault = hasDefault === (column.defaultValue !== undefined);
+    if (sameType && sameNull && sameDefault) continue;
     if (await fits(db, table.name, column)) changes.push(`MODIFY COLUMN ${columnSql(column, 'mysql')}`);
   }
   return changes;
 };
 
-/** A unique index where GORM has a plain one under the same name, and GORM's `uni_` constraints. */
-const indexChanges = (table: TableDefinition, indexes: readonly IndexRow[]): string[] => {
+const columnList = (columns: readonly string[]) => columns.map((column) => `\`${column}\``).join(',');
+
+/**
+ * GORM's `uni_` constraints; an index of GORM's missing by name (renamed from an older Sluice's
+ * name for the same columns, else added: one-api's tables but logs are small); a unique index where
+ * GORM has a plain one under the same name (or the reverse).
+ */
+const indexChanges = (table: TableDefinition, present: PresentIndexes): string[] => {
   const changes: string[] = [];
-  const named = (name: string) => indexes.find((row) => row.index_name === name);
   for (const column of table.uniqueColumns ?? []) {
     const name = uniqueConstraintName(table.name, column);
-    if (!named(name)) changes.push(`ADD CONSTRAINT \`${name}\` UNIQUE (\`${column}\`)`);
+    if (!present.has(name)) changes.push(`ADD CONSTRAINT \`${name}\` UNIQUE (\`${column}\`)`);
   }
+  const defined = new Set(table.indexes.map((definition) => definition.name));
   for (const definition of table.indexes) {
-    const row = named(definition.name);
-    if (!row || (Number(row.non_unique) === 0) === Boolean(definition.unique)) continue;
-    const columns = definition.columns.map((column) => `\`${column}\``).join(',');
-    changes.push(
-      `DROP INDEX \`${definition.name}\``,
-      `ADD ${definition.unique ? 'UNIQUE ' : ''}INDEX \`${definition.name}\` (${columns})`,
-    );
+    const unique = Boolean(definition.unique);
+    const kind = `${unique ? 'UNIQUE ' : ''}INDEX \`${definition.name}\` (${columnList(definition.columns)})`;
+    const row = present.get(definition.name);
+    if (!row) {
+      const older = [...present].find(
+        ([name, index]) =>
+          !defined.has(name) &&
+          index.unique === unique &&
+          JSON.stringify(index.columns) === JSON.stringify(definition.columns),
+      );
+      changes.push(older ? `RENAME INDEX \`${older[0]}\` TO \`${definition.name}\`` : `ADD ${kind}`);
+    } else if (row.unique !== unique) changes.push(`DROP INDEX \`${definition.name}\``, `ADD ${kind}`);
   }
   return changes;
 };
@@ -90,7 +122,8 @@ const indexChanges = (table: TableDefinition, indexes: readonly IndexRow[]): str
 /**
  * Migration 0005 on MySQL: one-api's tables as an older Sluice created them (varchar(1024) for
  * tokens.subnet and channels.base_url, longtext where one-api says `type:text`, a signed weight, a
- * unique idx_users_username without GORM's uni_users_username) get GORM's types and index kinds,
+ * unique idx_users_username without GORM's uni_users_username, idx_users_github_id where GORM says
+ * idx_users_git_hub_id) get GORM's types and index names,
  * so that one-api started on the database has nothing to alter. Only a column whose type differs
  * is altered (one ALTER per table, none on a table that matches), and only when every row fits the
  * new type; a column with a longer value keeps its type (one-api reads it as it is).
@@ -98,20 +131,19 @@ const indexChanges = (table: TableDefinition, indexes: readonly IndexRow[]): str
 export const alignMysqlTables = async (db: AnyDb, tables: readonly TableDefinition[]): Promise<void> => {
   const { rows: columns } = await sql<ColumnRow>`
     SELECT table_name AS table_name, column_name AS column_name, column_type AS column_type,
-      is_nullable AS is_nullable
+      is_nullable AS is_nullable, column_default AS column_default
     FROM information_schema.columns WHERE table_schema = DATABASE()`.execute(db);
   const { rows: indexes } = await sql<IndexRow>`
-    SELECT DISTINCT table_name AS table_name, index_name AS index_name, non_unique AS non_unique
-    FROM information_schema.statistics WHERE table_schema = DATABASE()`.execute(db);
+    SELECT table_name AS table_name, index_name AS index_name, non_unique AS non_unique,
+      column_name AS column_name
+    FROM information_schema.statistics WHERE table_schema = DATABASE()
+    ORDER BY table_name, index_name, seq_in_index`.execute(db);
   for (const table of tables) {
     const present = columns.filter((row) => row.table_name === table.name);
     if (present.length === 0) continue;
     const changes = [
       ...(await columnChanges(db, table, present)),
-      ...indexChanges(
-        table,
-        indexes.filter((row) => row.table_name === table.name),
-      ),
+      ...indexChanges(table, indexesOf(indexes, table.name)),
     ];
     if (changes.length > 0) await sql.raw(`ALTER TABLE \`${table.name}\` ${changes.join(', ')}`).execute(db);
   }

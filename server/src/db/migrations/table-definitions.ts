@@ -50,8 +50,9 @@ export const ONE_API_TABLES: readonly TableDefinition[] = [
       index('users', 'username'),
       index('users', 'display_name'),
       index('users', 'email'),
-      index('users', 'github_id'),
-      index('users', 'wechat_id'),
+      // GORM names an index after the Go field (GitHubId, WeChatId), not the column.
+      { name: 'idx_users_git_hub_id', columns: ['github_id'] },
+      { name: 'idx_users_we_chat_id', columns: ['wechat_id'] },
       index('users', 'lark_id'),
       index('users', 'oidc_id'),
       unique('users', 'access_token'),
