@@ -7,6 +7,7 @@ import { createMemoryCache } from './cache/memory-cache.js';
 import { sentinelsOf, type Config } from './config/env.js';
 import { openDatabase, type Database } from './db/database.js';
 import { isDatabaseUnavailable } from './db/database-unavailable.js';
+import { ensureLogIndexes } from './db/migrations/log-indexes.js';
 import { migrate, pendingMigrations } from './db/migrations/migrations.js';
 import type { AppError } from './lib/app-error.js';
 import { nowSeconds } from './lib/time.js';
@@ -86,6 +87,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       const applied = await migrate(main.db, main.dialect, 'main', logs === main);
       if (logs !== main) applied.push(...(await migrate(logs.db, logs.dialect, 'logs')));
       if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+      await ensureLogIndexes(logs.db, logs.dialect);
     } else await waitForSchema(main, logs, logger);
     await ensureRootUser(main.db, main.dialect, config, logger);
     // Redis's client loads only when Redis is configured.
@@ -116,6 +118,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       db: main.db,
       dialect: main.dialect,
       logDb: logs.db,
+      logDialect: logs.dialect,
       logReadDb: logs.readDb,
       logMaintenanceDb: logs.maintenanceDb,
       cache,
@@ -275,6 +278,8 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
             return Promise.resolve();
           });
         every(15, () => opened.recover());
+        // The console's roll-ups follow the logs within a second or so (every instance may run it).
+        every(1, () => services.rollups.catchUp());
         every(3600, async () => {
           await services.sessions.purgeExpired();
           await services.codes.purgeExpired();
@@ -286,6 +291,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       close: () =>
         (closing ??= (async () => {
           for (const timer of timers) clearInterval(timer);
+          await services.rollups.stop();
           // Settlements still wait a little for a database that is away, then stay in the journal.
           relay.billing.stopRetrying();
           // A pool that cannot be given back (the database away) is left to the recovery.

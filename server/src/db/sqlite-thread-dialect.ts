@@ -42,6 +42,9 @@ class SqliteThreadConnection implements DatabaseConnection {
   readonly #thread: SqliteThread;
   readonly #gate: SqliteGate;
   readonly #afterWrite: (() => Promise<void>) | undefined;
+  /** While a transaction is open: ends the hold on the main connection its BEGIN took. */
+  #release: (() => void) | undefined;
+  #held: Promise<unknown> | undefined;
 
   constructor(options: SqliteThreadDialectOptions) {
     this.#thread = options.thread;
@@ -51,6 +54,7 @@ class SqliteThreadConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const { sql, parameters } = compiledQuery;
+    if (this.#release) return toQueryResult<R>(await this.#thread.execute(sql, parameters));
     const result = await this.#gate(() => this.#thread.execute(sql, parameters));
     if (this.#afterWrite && (result.changes ?? 0) > 0) await this.#afterWrite();
     return toQueryResult<R>(result);
@@ -65,42 +69,81 @@ class SqliteThreadConnection implements DatabaseConnection {
     for (let start = 0; start < rows.length; start += chunkSize)
       yield { rows: rows.slice(start, start + chunkSize) };
   }
+
+  /**
+   * BEGIN IMMEDIATE once the gate gives this connection the main connection's turn, which it keeps
+   * until COMMIT or ROLLBACK: the statements between run without waiting again, and nothing else
+   * writes meanwhile. So a transaction here must not wait for the main connection itself.
+   */
+  async begin(): Promise<void> {
+    await new Promise<void>((entered) => {
+      this.#held = this.#gate(
+        () =>
+          new Promise<void>((release) => {
+            this.#release = release;
+            entered();
+          }),
+      );
+    });
+    try {
+      await this.#thread.execute('BEGIN IMMEDIATE', []);
+    } catch (error) {
+      await this.#end();
+      throw error;
+    }
+  }
+
+  async finish(statement: 'COMMIT' | 'ROLLBACK'): Promise<void> {
+    try {
+      await this.#thread.execute(statement, []);
+    } finally {
+      await this.#end();
+    }
+    if (this.#afterWrite && statement === 'COMMIT') await this.#afterWrite();
+  }
+
+  async #end(): Promise<void> {
+    const release = this.#release;
+    this.#release = undefined;
+    release?.();
+    await this.#held;
+    this.#held = undefined;
+  }
 }
 
 /**
- * Each statement goes to the thread by itself (autocommit). There are no transactions: a
- * transaction would span several messages, and the main connection's turn would have to be held
- * across them; what runs here does not need one.
+ * Each statement goes to the thread by itself (autocommit), but for transactions on a gated
+ * thread (the maintenance one): there the gate is held from BEGIN to COMMIT, so that no other
+ * statement of the process runs inside it. The read thread runs single statements only.
  */
 class SqliteThreadDriver implements Driver {
-  readonly #thread: SqliteThread;
-  readonly #connection: SqliteThreadConnection;
+  readonly #options: SqliteThreadDialectOptions;
 
   constructor(options: SqliteThreadDialectOptions) {
-    this.#thread = options.thread;
-    this.#connection = new SqliteThreadConnection(options);
+    this.#options = options;
   }
 
   init(): Promise<void> {
     return Promise.resolve();
   }
 
+  /** A connection object per use (they share the thread): a transaction's state is its own. */
   acquireConnection(): Promise<DatabaseConnection> {
-    return Promise.resolve(this.#connection);
+    return Promise.resolve(new SqliteThreadConnection(this.#options));
   }
 
-  beginTransaction(): Promise<void> {
-    return Promise.reject(
-      new Error('a database on an SQLite thread runs single statements, not transactions'),
-    );
+  beginTransaction(connection: DatabaseConnection): Promise<void> {
+    if (!this.#options.gate || !(connection instanceof SqliteThreadConnection))
+      return Promise.reject(new Error('a read-only SQLite thread runs single statements, not transactions'));
+    return connection.begin();
   }
 
-  commitTransaction(): Promise<void> {
-    return this.beginTransaction();
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return (connection as SqliteThreadConnection).finish('COMMIT');
   }
 
-  rollbackTransaction(): Promise<void> {
-    return this.beginTransaction();
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return (connection as SqliteThreadConnection).finish('ROLLBACK');
   }
 
   releaseConnection(): Promise<void> {
@@ -108,7 +151,7 @@ class SqliteThreadDriver implements Driver {
   }
 
   destroy(): Promise<void> {
-    return this.#thread.close();
+    return this.#options.thread.close();
   }
 }
 

@@ -59,6 +59,7 @@ describe.each(testDialects())('log cleanup in batches on %s', (dialect) => {
   const databases = () => ({
     db: test.sluice.services.deps.logMaintenanceDb,
     readDb: test.sluice.services.deps.logReadDb,
+    dialect,
   });
 
   it('deletes the older rows over many small batches, keeps the newer, and counts right', async () => {

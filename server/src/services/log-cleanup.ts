@@ -1,6 +1,9 @@
+import { LOG_TYPE } from '@sluice/contract/statuses';
 import type { Kysely } from 'kysely';
+import type { Dialect } from '../db/dsn.js';
 import { sqlNumber } from '../db/sql-number.js';
 import type { Tables } from '../db/tables.js';
+import { applyToCubes, FACT_COLUMNS, lockWatermark } from './log-rollup-writes.js';
 
 /**
  * Rows one DELETE covers at most. Small enough that no statement holds the write lock for long (on
@@ -10,18 +13,50 @@ import type { Tables } from '../db/tables.js';
 export const CLEANUP_BATCH_ROWS = 2000;
 
 export interface LogCleanupDatabases {
-  /** Where the batches run (on SQLite a thread of its own, each statement in the main connection's turn). */
+  /** Where the batches run (on SQLite a thread of its own, each batch in the main connection's turn). */
   readonly db: Kysely<Tables>;
   /** Where the one long read (the last id to delete) runs. */
   readonly readDb: Kysely<Tables>;
+  readonly dialect: Dialect;
 }
+
+/**
+ * Deletes one batch in a transaction that also takes its consumption rows out of the roll-ups: the
+ * rows up to the watermark (those the job folded in; its row locked meanwhile, so the job waits).
+ * Rows above it were never folded in, and are deleted as they are.
+ */
+const deleteBatch = async (
+  databases: LogCleanupDatabases,
+  after: number,
+  end: number,
+  target: number,
+): Promise<number> =>
+  databases.db.transaction().execute(async (trx) => {
+    const watermark = await lockWatermark(trx, databases.dialect);
+    const folded = await trx
+      .selectFrom('logs')
+      .select(FACT_COLUMNS)
+      .where('id', '>', after)
+      .where('id', '<=', Math.min(end, watermark))
+      .where('created_at', '<', target)
+      .where('type', '=', LOG_TYPE.consume)
+      .execute();
+    await applyToCubes(trx, databases.dialect, folded, -1);
+    const result = await trx
+      .deleteFrom('logs')
+      .where('id', '>', after)
+      .where('id', '<=', end)
+      .where('created_at', '<', target)
+      .executeTakeFirst();
+    return sqlNumber(result.numDeletedRows);
+  });
 
 /** Lets the rest of the process (relay requests, the main connection's queries) run between two batches. */
 const nextTurn = () => new Promise<void>((done) => setImmediate(done));
 
 /**
- * Deletes every log row created before `target`, in batches of consecutive ids, and answers how many
- * went. The rows the first read saw as older than the target are the ones deleted, as one DELETE
+ * Deletes every log row created before `target`, in batches of consecutive ids (each with its share
+ * of the roll-ups), and answers how many went. The rows the first read saw as older than the target are the ones deleted, as one DELETE
  * would; a row written since then is left alone.
  *
  * The walk is by primary key (ids ascend with time, but not strictly: the created_at test stays in
@@ -59,13 +94,7 @@ export const deleteLogsBefore = async (
       .executeTakeFirst();
     if (batch?.end === null || batch?.end === undefined) break;
     const end = sqlNumber(batch.end);
-    const result = await db
-      .deleteFrom('logs')
-      .where('id', '>', from)
-      .where('id', '<=', end)
-      .where('created_at', '<', target)
-      .executeTakeFirst();
-    deleted += sqlNumber(result.numDeletedRows);
+    deleted += await deleteBatch(databases, from, end, target);
     after = end;
     await nextTurn();
   }

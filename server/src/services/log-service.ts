@@ -1,13 +1,14 @@
 import type { Log, LogFilter, LogStat, OwnLogFilter } from '@sluice/contract/schemas/log';
-import { LOG_TYPE, MAX_RECENT_ITEMS } from '@sluice/contract/statuses';
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { MAX_RECENT_ITEMS } from '@sluice/contract/statuses';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import { prefixMatch } from '../db/prefix-match.js';
-import { sqlNumber } from '../db/sql-number.js';
 import type { Tables } from '../db/tables.js';
 import { businessError } from '../lib/app-error.js';
 import { deleteLogsBefore } from './log-cleanup.js';
 import { logCsvChunks } from './log-export.js';
-import { adminScope, LOG_COLUMNS, logConditions, ownScope, toLogRecord, type LogScope } from './log-scope.js';
+import { listLogRows } from './log-list.js';
+import { readSums, windowOf, type SumFilters } from './log-rollup-read.js';
+import { adminScope, LOG_COLUMNS, ownScope, toLogRecord, type LogScope } from './log-scope.js';
 import { ITEMS_PER_PAGE, pageOffset } from './paging.js';
 import type { ServiceDeps } from './service-deps.js';
 
@@ -15,6 +16,16 @@ import type { ServiceDeps } from './service-deps.js';
 const NUMERIC_KEYWORD = /^\d{1,9}$/;
 
 type LogCondition = (eb: ExpressionBuilder<Tables, 'logs'>) => Expression<SqlBool>;
+
+/** The roll-ups' filters of a scope (its type aside: statistics count consumption only). */
+export const sumFiltersOf = (scope: LogScope): SumFilters => ({
+  user_id: scope.user_id,
+  username: scope.username,
+  token_name: scope.token_name,
+  model_name: scope.model_name,
+  channel_id: scope.channel,
+  client_format: scope.client_format,
+});
 
 /**
  * The logs (one-api §3.8), in the logs' database (which may be one of its own). Every read here may
@@ -26,17 +37,8 @@ export const createLogService = (deps: ServiceDeps) => {
   /** The cleanup running on this instance: a second one waits for it (and then finds less to delete). */
   let cleaning: Promise<unknown> = Promise.resolve();
 
-  const list = async (scope: LogScope, page: number): Promise<Log[]> => {
-    const rows = await db
-      .selectFrom('logs')
-      .select(LOG_COLUMNS)
-      .where(logConditions(scope))
-      .orderBy('id', 'desc')
-      .limit(ITEMS_PER_PAGE)
-      .offset(pageOffset(page))
-      .execute();
-    return rows.map(toLogRecord);
-  };
+  const list = async (scope: LogScope, page: number): Promise<Log[]> =>
+    (await listLogRows(db, scope, ITEMS_PER_PAGE, pageOffset(page))).map(toLogRecord);
 
   const recent = async (condition: LogCondition): Promise<Log[]> => {
     const rows = await db
@@ -49,21 +51,14 @@ export const createLogService = (deps: ServiceDeps) => {
     return rows.map(toLogRecord);
   };
 
-  /** Consumption totals: type-2 rows only, whatever type was asked for. */
+  /** Consumption totals: type-2 rows only, whatever type was asked for; from the roll-ups. */
   const stat = async (scope: LogScope): Promise<LogStat> => {
-    const row = await db
-      .selectFrom('logs')
-      .where(logConditions({ ...scope, type: LOG_TYPE.consume }))
-      .select([
-        sql<unknown>`COALESCE(SUM(quota), 0)`.as('quota'),
-        sql<unknown>`COALESCE(SUM(prompt_tokens), 0)`.as('prompt_tokens'),
-        sql<unknown>`COALESCE(SUM(completion_tokens), 0)`.as('completion_tokens'),
-      ])
-      .executeTakeFirst();
-    return {
-      quota: sqlNumber(row?.quota),
-      token: sqlNumber(row?.prompt_tokens) + sqlNumber(row?.completion_tokens),
-    };
+    const [sums] = await readSums(
+      db,
+      sumFiltersOf(scope),
+      windowOf(scope.start_timestamp, scope.end_timestamp),
+    );
+    return { quota: sums?.quota ?? 0, token: (sums?.prompt_tokens ?? 0) + (sums?.completion_tokens ?? 0) };
   };
 
   return {
@@ -94,7 +89,10 @@ export const createLogService = (deps: ServiceDeps) => {
     deleteBefore: async (target: number): Promise<number> => {
       if (!target) throw businessError('target timestamp is required');
       const run = cleaning.then(() =>
-        deleteLogsBefore({ db: deps.logMaintenanceDb, readDb: deps.logReadDb }, target),
+        deleteLogsBefore(
+          { db: deps.logMaintenanceDb, readDb: deps.logReadDb, dialect: deps.logDialect },
+          target,
+        ),
       );
       cleaning = run.catch(() => undefined);
       return run;

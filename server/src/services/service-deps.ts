@@ -13,6 +13,8 @@ export interface ServiceDeps {
   readonly dialect: Dialect;
   /** The logs table's database (the main one unless LOG_SQL_DSN is set). */
   readonly logDb: Kysely<Tables>;
+  /** The logs' database's dialect (LOG_SQL_DSN may name another kind than SQL_DSN). */
+  readonly logDialect: Dialect;
   /** The logs' database for the console's long reads (lists, stats, charts): off the relay's thread on SQLite. */
   readonly logReadDb: Kysely<Tables>;
   /** The logs' database for batched cleanup: off the relay's thread on SQLite. */

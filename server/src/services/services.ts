@@ -4,6 +4,7 @@ import { createChangeFeed } from './change-feed.js';
 import { createChannelService } from './channel-service.js';
 import { createCodeStore } from './code-store.js';
 import { createHumanCheck } from './human-check.js';
+import { createRollupJob } from './log-rollup-job.js';
 import { createLogService } from './log-service.js';
 import { createMailer } from './mailer.js';
 import { createOAuthService } from './oauth-service.js';
@@ -28,6 +29,11 @@ export const createServices = (deps: ServiceDeps) => {
   const redemptions = createRedemptionService(deps, changes);
   const logs = createLogService(deps);
   const usage = createUsageService(deps);
+  const rollups = createRollupJob({
+    readDb: deps.logReadDb,
+    writeDb: deps.logMaintenanceDb,
+    dialect: deps.logDialect,
+  });
   const quota = createQuotaService({ db: deps.db, logDb: deps.logDb, options: deps.options, changes });
   const mailer = createMailer(deps.options);
   const accountMail = createAccountMailService(deps, codes, mailer, changes);
@@ -48,6 +54,7 @@ export const createServices = (deps: ServiceDeps) => {
     quota,
     logs,
     usage,
+    rollups,
     mailer,
     accountMail,
     oauth,

@@ -7,16 +7,13 @@ import {
   type UsageModel,
   type UsageQuery,
 } from '@sluice/contract/schemas/log';
-import { LOG_TYPE } from '@sluice/contract/statuses';
-import { sql } from 'kysely';
-import { bucketOf, bucketStart } from '../db/day-bucket.js';
-import { sqlNumber } from '../db/sql-number.js';
+import { bucketOf } from '../db/day-bucket.js';
+import { DAY } from '../db/log-rollup-tables.js';
 import { invalidParameter } from '../lib/app-error.js';
 import { nowSeconds } from '../lib/time.js';
-import { logConditions, type LogScope } from './log-scope.js';
+import { readSums, type SumFilters, type Sums } from './log-rollup-read.js';
 import type { ServiceDeps } from './service-deps.js';
 
-const DAY = 86_400;
 /** Day buckets of a default range: today and the six days before. */
 const DEFAULT_DAYS = 7;
 
@@ -40,31 +37,9 @@ export const usageRange = (query: OwnUsageQuery, now: number): Range => {
   return { start, end, shift };
 };
 
-const totals = {
-  requests: sql<unknown>`COUNT(*)`,
-  prompt_tokens: sql<unknown>`COALESCE(SUM(prompt_tokens), 0)`,
-  completion_tokens: sql<unknown>`COALESCE(SUM(completion_tokens), 0)`,
-  quota: sql<unknown>`COALESCE(SUM(quota), 0)`,
-};
+const zero = () => ({ requests: 0, prompt_tokens: 0, completion_tokens: 0, quota: 0 });
 
-interface TotalsRow {
-  requests: unknown;
-  prompt_tokens: unknown;
-  completion_tokens: unknown;
-  quota: unknown;
-}
-
-const readTotals = (row: TotalsRow) => ({
-  requests: sqlNumber(row.requests),
-  prompt_tokens: sqlNumber(row.prompt_tokens),
-  completion_tokens: sqlNumber(row.completion_tokens),
-  quota: sqlNumber(row.quota),
-});
-
-const addTotals = <T extends ReturnType<typeof readTotals>>(
-  into: T,
-  more: ReturnType<typeof readTotals>,
-): T => {
+const addTotals = <T extends Sums>(into: T, more: Sums): T => {
   into.requests += more.requests;
   into.prompt_tokens += more.prompt_tokens;
   into.completion_tokens += more.completion_tokens;
@@ -72,79 +47,48 @@ const addTotals = <T extends ReturnType<typeof readTotals>>(
   return into;
 };
 
+const totalsOf = (row: Sums): Sums => addTotals(zero(), row);
+
 /**
- * Consumption for charts, aggregated in SQL over type-2 rows of the logs' database; always read from
- * `deps.logReadDb` (off the relay's thread on SQLite).
+ * Consumption for charts (type-2 rows), from the roll-ups of the logs' database (one statement per
+ * call, its cost the buckets', not the rows'); always read from `deps.logReadDb` (off the relay's
+ * thread on SQLite).
  */
 export const createUsageService = (deps: ServiceDeps) => {
   const db = deps.logReadDb;
 
-  const consumeRows = (scope: LogScope, range: Range) =>
-    db.selectFrom('logs').where(
-      logConditions({
-        ...scope,
-        type: LOG_TYPE.consume,
-        start_timestamp: range.start,
-        end_timestamp: range.end,
-      }),
+  /** Per day of the range (zeros included, oldest first) and per model (the most quota first). */
+  const usage = async (filters: SumFilters, query: OwnUsageQuery, now: number): Promise<Usage> => {
+    const range = usageRange(query, now);
+    const rows = await readSums(
+      db,
+      filters,
+      { from: range.start, to: range.end + 1 },
+      { dayShift: range.shift, model: true },
     );
-
-  /** One entry per day of the range (zeros included), oldest first. */
-  const byDay = async (scope: LogScope, range: Range): Promise<UsageDay[]> => {
-    const day = bucketStart('created_at', range.shift, DAY);
-    const rows = await consumeRows(scope, range)
-      .select([
-        day.as('day'),
-        totals.requests.as('requests'),
-        totals.prompt_tokens.as('prompt_tokens'),
-        totals.completion_tokens.as('completion_tokens'),
-        totals.quota.as('quota'),
-      ])
-      .groupBy(day)
-      .execute();
-    const found = new Map(rows.map((row) => [sqlNumber(row.day), readTotals(row)]));
-    const days: UsageDay[] = [];
-    const last = bucketOf(range.end, range.shift, DAY);
-    for (let bucket = bucketOf(range.start, range.shift, DAY); bucket <= last; bucket += DAY) {
-      const zero = { requests: 0, prompt_tokens: 0, completion_tokens: 0, quota: 0 };
-      days.push({ day: dayName(bucket), ...(found.get(bucket) ?? zero) });
-    }
-    return days;
-  };
-
-  /** One entry per model, the most quota first. */
-  const byModel = async (scope: LogScope, range: Range): Promise<UsageModel[]> => {
-    const rows = await consumeRows(scope, range)
-      .select([
-        'model_name',
-        totals.requests.as('requests'),
-        totals.prompt_tokens.as('prompt_tokens'),
-        totals.completion_tokens.as('completion_tokens'),
-        totals.quota.as('quota'),
-      ])
-      .groupBy('model_name')
-      .execute();
+    const byDay = new Map<number, Sums>();
     const models = new Map<string, UsageModel>();
     for (const row of rows) {
-      const name = row.model_name ?? '';
-      const seen = models.get(name);
-      if (seen) addTotals(seen, readTotals(row));
-      else models.set(name, { model_name: name, ...readTotals(row) });
+      const day = byDay.get(row.day);
+      if (day) addTotals(day, row);
+      else byDay.set(row.day, totalsOf(row));
+      const model = models.get(row.model_name);
+      if (model) addTotals(model, row);
+      else models.set(row.model_name, { model_name: row.model_name, ...totalsOf(row) });
     }
-    return [...models.values()].sort(
+    const days: UsageDay[] = [];
+    const last = bucketOf(range.end, range.shift, DAY);
+    for (let bucket = bucketOf(range.start, range.shift, DAY); bucket <= last; bucket += DAY)
+      days.push({ day: dayName(bucket), ...(byDay.get(bucket) ?? zero()) });
+    const ranked = [...models.values()].sort(
       (a, b) => b.quota - a.quota || b.requests - a.requests || a.model_name.localeCompare(b.model_name),
     );
-  };
-
-  const usage = async (scope: LogScope, query: OwnUsageQuery, now: number): Promise<Usage> => {
-    const range = usageRange(query, now);
-    const [days, models] = await Promise.all([byDay(scope, range), byModel(scope, range)]);
-    return { days, models };
+    return { days, models: ranked };
   };
 
   return {
     usage: (query: UsageQuery, now = nowSeconds()) =>
-      usage({ username: query.username, channel: query.channel }, query, now),
+      usage({ username: query.username, channel_id: query.channel }, query, now),
     usageOwn: (userId: number, query: OwnUsageQuery, now = nowSeconds()) =>
       usage({ user_id: userId }, query, now),
 
@@ -154,31 +98,21 @@ export const createUsageService = (deps: ServiceDeps) => {
      */
     dashboard: async (userId: number, now = nowSeconds()): Promise<DashboardRow[]> => {
       const today = bucketOf(now, 0, DAY);
-      const range = { start: today - 7 * DAY, end: today + DAY - 1, shift: 0 };
-      const day = bucketStart('created_at', 0, DAY);
-      const rows = await consumeRows({ user_id: userId }, range)
-        .select([
-          day.as('day'),
-          'model_name',
-          totals.requests.as('requests'),
-          totals.prompt_tokens.as('prompt_tokens'),
-          totals.completion_tokens.as('completion_tokens'),
-          totals.quota.as('quota'),
-        ])
-        .groupBy([day, 'model_name'])
-        .execute();
+      const rows = await readSums(
+        db,
+        { user_id: userId },
+        { from: today - 7 * DAY, to: today + DAY },
+        { dayShift: 0, model: true },
+      );
       return rows
-        .map((row) => {
-          const sums = readTotals(row);
-          return {
-            Day: dayName(sqlNumber(row.day)),
-            ModelName: row.model_name ?? '',
-            RequestCount: sums.requests,
-            Quota: sums.quota,
-            PromptTokens: sums.prompt_tokens,
-            CompletionTokens: sums.completion_tokens,
-          };
-        })
+        .map((row) => ({
+          Day: dayName(row.day),
+          ModelName: row.model_name,
+          RequestCount: row.requests,
+          Quota: row.quota,
+          PromptTokens: row.prompt_tokens,
+          CompletionTokens: row.completion_tokens,
+        }))
         .sort((a, b) => a.Day.localeCompare(b.Day) || a.ModelName.localeCompare(b.ModelName));
     },
   };

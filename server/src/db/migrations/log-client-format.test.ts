@@ -66,7 +66,11 @@ describe.each(testDialects())('the logs’ client_format column on %s', (dialect
     const opened = await open();
     expect(await migrate(opened.db, dialect, 'main', false)).toContain('0004_log_client_format');
     expect(await columnsOf(opened, 'logs')).toEqual([]);
-    expect(await migrate(opened.db, dialect, 'logs')).toEqual(['0001_logs', '0002_log_client_format']);
+    expect(await migrate(opened.db, dialect, 'logs')).toEqual([
+      '0001_logs',
+      '0002_log_client_format',
+      '0003_log_rollups',
+    ]);
     expect((await columnsOf(opened, 'logs')).map((column) => column.name)).toContain('client_format');
   });
 });

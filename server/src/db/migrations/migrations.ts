@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { Dialect } from '../dsn.js';
 import { AUDIT_LOG_TABLE } from './account-tables.js';
 import { addColumns, applyTable } from './apply-table.js';
+import { createRollupTables } from './log-rollup-migration.js';
 import { alignMysqlTables } from './mysql-gorm-types.js';
 import {
   BILLING_TABLES,
@@ -29,6 +30,7 @@ const migrationsFor = (
         '0002_log_client_format': {
           up: (db: AnyDb) => addColumns(db, dialect, LOGS_TABLE.name, LOG_CLIENT_FORMAT_COLUMNS),
         },
+        '0003_log_rollups': { up: (db: AnyDb) => createRollupTables(db, dialect) },
       }
     : {
         '0001_one_api_tables': {
@@ -55,6 +57,11 @@ const migrationsFor = (
         '0005_gorm_column_types': {
           up: async (db: AnyDb) => {
             if (dialect === 'mysql') await alignMysqlTables(db, ONE_API_TABLES);
+          },
+        },
+        '0006_log_rollups': {
+          up: async (db: AnyDb) => {
+            if (logsInMain) await createRollupTables(db, dialect);
           },
         },
         '0008_audit_log': { up: (db: AnyDb) => applyTable(db, dialect, AUDIT_LOG_TABLE) },

@@ -1,0 +1,118 @@
+import type { Kysely } from 'kysely';
+import type { Tables } from './tables.js';
+
+/**
+ * Sluice's roll-ups of the consumption log rows (type 2), beside the logs table in the logs'
+ * database: sums per hour and per UTC day, at four grains. docs/architecture.md ("The console's
+ * reads at scale") tells how they are kept and read.
+ */
+export const HOUR = 3600;
+export const DAY = 86_400;
+/** The widths of the buckets, in seconds: a cube row is one bucket of one of them. */
+export const SPANS = [HOUR, DAY] as const;
+
+/** What a roll-up row may be keyed by, besides its bucket. */
+export const DIMENSIONS = [
+  'user_id',
+  'username',
+  'token_name',
+  'channel_id',
+  'model_name',
+  'client_format',
+] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+
+/**
+ * Every cube has every column (a dimension it is not keyed by holds '' or 0), so that one type
+ * serves them all; the primary key names the dimensions it is keyed by.
+ */
+export interface CubeTable {
+  span: number;
+  bucket: number;
+  user_id: number;
+  username: string;
+  token_name: string;
+  channel_id: number;
+  model_name: string;
+  client_format: string;
+  requests: number;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+/** Per hour that holds log rows (of any type) up to the watermark: their lowest and highest id. */
+export interface LogHoursTable {
+  hour: number;
+  min_id: number;
+  max_id: number;
+}
+
+/** The roll-ups' watermark: every log id up to `last_id` is in the cubes (or was never committed). */
+export interface RollupStateTable {
+  name: string;
+  last_id: number;
+  updated_at: number;
+}
+
+export type CubeName =
+  'sluice_log_by_model' | 'sluice_log_by_channel' | 'sluice_log_by_user' | 'sluice_log_by_token';
+
+export interface CubeDefinition {
+  readonly name: CubeName;
+  /** The dimensions a row is keyed by: a query filtering by others cannot use this cube. */
+  readonly dimensions: readonly Dimension[];
+  /** Primary key, in the order rows are clustered by (a cube's usual filter first). */
+  readonly key: readonly (Dimension | 'span' | 'bucket')[];
+  readonly indexes: readonly { readonly name: string; readonly columns: readonly string[] }[];
+}
+
+/**
+ * The four grains, smallest first: a query uses the first whose dimensions cover its filters, so
+ * that its cost is the number of buckets times the few rows each holds at that grain, whatever the
+ * number of log rows (a heavy user's keys are summed in `by_user`, not read one by one).
+ */
+export const CUBES: readonly CubeDefinition[] = [
+  {
+    name: 'sluice_log_by_model',
+    dimensions: ['model_name', 'client_format'],
+    key: ['span', 'bucket', 'model_name', 'client_format'],
+    indexes: [],
+  },
+  {
+    name: 'sluice_log_by_channel',
+    dimensions: ['channel_id', 'model_name', 'client_format'],
+    key: ['channel_id', 'span', 'bucket', 'model_name', 'client_format'],
+    indexes: [],
+  },
+  {
+    name: 'sluice_log_by_user',
+    dimensions: ['user_id', 'username', 'model_name', 'client_format'],
+    key: ['user_id', 'span', 'bucket', 'username', 'model_name', 'client_format'],
+    indexes: [{ name: 'idx_sluice_log_by_user_username', columns: ['username', 'span', 'bucket'] }],
+  },
+  {
+    name: 'sluice_log_by_token',
+    dimensions: ['user_id', 'username', 'token_name', 'channel_id', 'model_name', 'client_format'],
+    key: ['user_id', 'token_name', 'span', 'bucket', 'username', 'channel_id', 'model_name', 'client_format'],
+    indexes: [
+      { name: 'idx_sluice_log_by_token_token_name', columns: ['token_name', 'span', 'bucket'] },
+      { name: 'idx_sluice_log_by_token_username', columns: ['username', 'span', 'bucket'] },
+    ],
+  },
+];
+
+export const LOG_HOURS_TABLE = 'sluice_log_hours';
+export const ROLLUP_STATE_TABLE = 'sluice_log_rollup_state';
+/** The one row of the state table. */
+export const ROLLUP_STATE_NAME = 'logs';
+
+export type RollupTables = Tables &
+  Record<CubeName, CubeTable> & {
+    sluice_log_hours: LogHoursTable;
+    sluice_log_rollup_state: RollupStateTable;
+  };
+
+/** The logs' database with the roll-up tables typed. */
+export const withRollups = (db: Kysely<Tables>): Kysely<RollupTables> =>
+  db.withTables<Omit<RollupTables, keyof Tables>>();

@@ -1,0 +1,151 @@
+import type { Kysely } from 'kysely';
+import type { Dialect } from '../db/dsn.js';
+import { sqlNumber } from '../db/sql-number.js';
+import type { Tables } from '../db/tables.js';
+import { nowSeconds } from '../lib/time.js';
+import {
+  advanceWatermark,
+  applyToCubes,
+  applyToHours,
+  FACT_COLUMNS,
+  readWatermark,
+} from './log-rollup-writes.js';
+
+export interface RollupJobDeps {
+  /** Where the job looks ahead (off the relay's thread on SQLite). */
+  readonly readDb: Kysely<Tables>;
+  /** Where each chunk is written, in one transaction (on SQLite, the maintenance thread). */
+  readonly writeDb: Kysely<Tables>;
+  readonly dialect: Dialect;
+}
+
+export interface RollupJobOptions {
+  /** Log ids per transaction. */
+  readonly chunkRows: number;
+  /**
+   * A missing id (a gap) may be a row whose transaction has not committed yet. The watermark stops
+   * before it until this instance has seen it missing for this long …
+   */
+  readonly gapWaitMs: number;
+  /** … or until the row after it is this old (a backfill: its gaps were deleted rows long ago). */
+  readonly gapAgeSeconds: number;
+  readonly nowMs: () => number;
+}
+
+const DEFAULTS: RollupJobOptions = {
+  chunkRows: 2000,
+  gapWaitMs: 30_000,
+  gapAgeSeconds: 300,
+  nowMs: () => Date.now(),
+};
+
+/** Another instance moved the watermark first: this chunk is its, not ours. */
+class LostRace extends Error {}
+
+const nextTurn = () => new Promise<void>((done) => setImmediate(done));
+
+/**
+ * The roll-up job: folds the log rows above the watermark into the cubes and the hours' id ranges,
+ * a chunk per transaction, the watermark moved in the same transaction only if no other instance
+ * moved it meanwhile (compare-and-set on its row: every instance may run the job, none counts a
+ * row twice). It reads the logs by id, so rows other writers insert (one-api, top-ups, system
+ * rows) are folded in as Sluice's own, and a one-api database's history is the same job catching
+ * up chunk by chunk.
+ *
+ * Ids are given out before their transactions commit, so a gap in the ids may still fill: the
+ * watermark passes a gap only once it is old (see the options); until then the rows above it are
+ * read raw by the queries (exact, just slower). A row committed later than that is never folded
+ * in; docs/architecture.md says so.
+ */
+export const createRollupJob = (deps: RollupJobDeps, overrides: Partial<RollupJobOptions> = {}) => {
+  const options = { ...DEFAULTS, ...overrides };
+  /** Gaps (by their first missing id) and when this instance first saw each. */
+  const gapsSeen = new Map<number, number>();
+  let running: Promise<number> | undefined;
+  let stopped = false;
+
+  const gapPassable = (firstMissing: number, nextCreatedAt: number): boolean => {
+    if (nowSeconds() - nextCreatedAt >= options.gapAgeSeconds) return true;
+    const now = options.nowMs();
+    const seen = gapsSeen.get(firstMissing);
+    if (seen === undefined) {
+      gapsSeen.set(firstMissing, now);
+      return options.gapWaitMs <= 0;
+    }
+    return now - seen >= options.gapWaitMs;
+  };
+
+  /** The watermark and how far the next chunk may move it (the same when there is nothing to do). */
+  const plan = async (): Promise<{ from: number; to: number }> => {
+    const from = await readWatermark(deps.readDb);
+    const ahead = await deps.readDb
+      .selectFrom('logs')
+      .select(['id', 'created_at'])
+      .where('id', '>', from)
+      .orderBy('id')
+      .limit(options.chunkRows)
+      .execute();
+    let to = from;
+    for (const row of ahead) {
+      const id = sqlNumber(row.id);
+      if (id > to + 1 && !gapPassable(to + 1, sqlNumber(row.created_at))) break;
+      to = id;
+    }
+    for (const gap of gapsSeen.keys()) if (gap <= to) gapsSeen.delete(gap);
+    return { from, to };
+  };
+
+  /** One chunk: answers the ids folded in (0: nothing to do, or another instance did it). */
+  const step = async (): Promise<number> => {
+    const { from, to } = await plan();
+    if (to <= from) return 0;
+    try {
+      return await deps.writeDb.transaction().execute(async (trx) => {
+        if (!(await advanceWatermark(trx, from, to, nowSeconds()))) throw new LostRace();
+        const facts = await trx
+          .selectFrom('logs')
+          .select(FACT_COLUMNS)
+          .where('id', '>', from)
+          .where('id', '<=', to)
+          .execute();
+        await applyToCubes(trx, deps.dialect, facts, 1);
+        await applyToHours(trx, deps.dialect, facts);
+        return to - from;
+      });
+    } catch (error) {
+      if (error instanceof LostRace) return 0;
+      throw error;
+    }
+  };
+
+  /** Chunks until nothing is left (or `stop`), yielding between them; one run at a time. */
+  const catchUp = (): Promise<number> => {
+    running ??= (async () => {
+      let total = 0;
+      try {
+        while (!stopped) {
+          const moved = await step();
+          if (moved === 0) break;
+          total += moved;
+          await nextTurn();
+        }
+      } finally {
+        running = undefined;
+      }
+      return total;
+    })();
+    return running;
+  };
+
+  return {
+    step,
+    catchUp,
+    /** Ends a run in progress after its chunk; no run starts afterwards. */
+    stop: async () => {
+      stopped = true;
+      await running?.catch(() => undefined);
+    },
+  };
+};
+
+export type RollupJob = ReturnType<typeof createRollupJob>;
