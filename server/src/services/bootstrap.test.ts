@@ -84,6 +84,21 @@ describe.each(testDialects())('first start on %s', (dialect) => {
     expect(await usersOf(running)).toEqual(users);
   });
 
+  it('creates root once when two instances start on an empty database at the same moment', async () => {
+    const running = await start();
+    const db = running.sluice.database.db;
+    await db.deleteFrom('users').execute();
+    const silent = pino({ level: 'silent' });
+    const config = { initialRootToken: '', initialRootAccessToken: '' };
+    // Both find no user, both insert: the second meets the first's row and stands down.
+    const created = await Promise.all([
+      ensureRootUser(db, dialect, config, silent),
+      ensureRootUser(db, dialect, config, silent),
+    ]);
+    expect(created.filter(Boolean)).toHaveLength(1);
+    expect((await usersOf(running)).map((user) => user.username)).toEqual(['root']);
+  });
+
   it('creates no root once any user exists, even when none is called root', async () => {
     const running = await start();
     const db = running.sluice.database.db;

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config/env.js';
 import type { Dialect } from '../db/dsn.js';
 import { executeInsertId } from '../db/insert-id.js';
+import { isUniqueViolation } from '../db/unique-violation.js';
 import type { Tables } from '../db/tables.js';
 import { uuidHex } from '../lib/keys.js';
 import { hashPassword } from '../lib/password.js';
@@ -26,7 +27,24 @@ export const ensureRootUser = async (
   const any = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (any) return false;
   const password = await hashPassword(DEFAULT_ROOT_PASSWORD);
-  await db.transaction().execute(async (trx) => {
+  try {
+    await createRoot(db, dialect, config, password);
+  } catch (error) {
+    // Another instance starting at the same moment created root first: nothing left to do.
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
+  logger.warn('created the root user (username root, password 123456): change the password now');
+  return true;
+};
+
+const createRoot = (
+  db: Kysely<Tables>,
+  dialect: Dialect,
+  config: Pick<Config, 'initialRootToken' | 'initialRootAccessToken'>,
+  password: string,
+): Promise<void> =>
+  db.transaction().execute(async (trx) => {
     const userId = await executeInsertId(
       dialect,
       trx.insertInto('users').values({
@@ -70,6 +88,3 @@ export const ensureRootUser = async (
         .execute();
     }
   });
-  logger.warn('created the root user (username root, password 123456): change the password now');
-  return true;
-};
