@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, configure, render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../i18n/i18n.js';
@@ -8,6 +8,10 @@ import { writeStorage } from '../lib/storage.js';
 import { Providers } from './providers.js';
 import { ROUTES } from './router.js';
 import { RouterErrorPage } from './status-screens.js';
+
+// The screens are loaded lazily: on a loaded machine the first load of a chunk takes more than the
+// default second.
+configure({ asyncUtilTimeout: 5000 });
 
 const renderAt = (path: string, routes = ROUTES) => {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
