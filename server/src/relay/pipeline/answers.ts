@@ -1,4 +1,4 @@
-import { relayError } from '../../lib/app-error.js';
+import { AppError, relayError } from '../../lib/app-error.js';
 import { billableUsage } from '../metering/billable-usage.js';
 import { settlementOf } from '../metering/charge.js';
 import { imageQuota, usageQuota, type Ratios } from '../metering/pricing.js';
@@ -11,7 +11,13 @@ import type { UpstreamResponse } from '../upstream/upstream.js';
 import type { RequestContext } from './relay-context.js';
 import { passedOn, reply, safeJson, type ChunkSource, type RelayReply } from './relay-response.js';
 import { pollTask } from './task-polling.js';
-import { AttemptFailure, refusedStream, transportFailure } from './upstream-error.js';
+import {
+  AttemptFailure,
+  isRetryableStatus,
+  refusedStream,
+  scrubbedError,
+  transportFailure,
+} from './upstream-error.js';
 
 /** A 2xx upstream answer, with what its handler needs to answer the client and settle the request. */
 export interface Answer {
@@ -193,7 +199,18 @@ const parsedAnswer = async (answer: Answer): Promise<{ raw?: Buffer; parsed: Par
       relayError(502, 'bad_response', 'the upstream answered something that is not JSON'),
       true,
     );
-  return { raw, parsed: answer.adaptor.parseResponse(body, answer.meta) };
+  try {
+    return { raw, parsed: answer.adaptor.parseResponse(body, answer.meta) };
+  } catch (error) {
+    // A provider that answers its errors with HTTP 200 (Baidu, Tencent, Spark…): failed like an error
+    // status, so the next channel is tried and the channel's health counts it.
+    if (error instanceof AppError && error.status >= 400)
+      throw new AttemptFailure(
+        scrubbedError(error, error.status, answer.meta.channel),
+        isRetryableStatus(error.status),
+      );
+    throw error;
+  }
 };
 
 /** The client's answer: the upstream's bytes from a pass-through provider, else the translation. */

@@ -50,6 +50,15 @@ describe('relay: Baidu, Zhipu and Alibaba native channels through the openai SDK
       base_url: baidu.url,
       models: `${ERNIE},Embedding-V1`,
     });
+    // A second Baidu channel below the first: where a failed attempt goes next.
+    await fixture.channel({
+      name: 'baidu-backup',
+      type: CHANNEL_TYPE.baidu,
+      key: baidu.key,
+      base_url: baidu.url,
+      models: ERNIE,
+      priority: -1,
+    });
     await fixture.channel({
       name: 'zhipu',
       type: CHANNEL_TYPE.zhipu,
@@ -163,6 +172,20 @@ describe('relay: Baidu, Zhipu and Alibaba native channels through the openai SDK
         '/rpc/2.0/ai_custom/v1/wenxinworkshop/embeddings/embedding-v1',
       );
       await expectBilled(user.userId, 'Embedding-V1', CHANNEL_TYPE.baidu, 8, 0);
+    });
+
+    it('tries the next channel after a Wenxin error sent with 200 that is worth retrying (a rate limit)', async () => {
+      const user = await fixture.user({});
+      const before = baidu.requests.length;
+      baidu.failNext(18, 'Open api qps request limit reached');
+      await fixture.test.sluice.services.options.update('RetryTimes', '1');
+      const answer = await user.sdk.chat.completions
+        .create({ model: ERNIE, messages: [{ role: 'user', content: 'hi' }] })
+        .finally(() => fixture.test.sluice.services.options.update('RetryTimes', '0'));
+      expect(answer.choices[0]?.message.content).toBe(baidu.reply);
+      expect(
+        baidu.requests.slice(before).filter((request) => request.path.includes('/wenxinworkshop/')),
+      ).toHaveLength(2);
     });
 
     it('answers Wenxin’s error (sent with 200) as OpenAI’s, without the token', async () => {

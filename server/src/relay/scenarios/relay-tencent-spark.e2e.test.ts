@@ -139,14 +139,22 @@ describe('relay: Tencent Hunyuan and iFlytek Spark channels through the openai S
 
     it('answers Hunyuan’s error (HTTP 200, Response.Error) with its meaning, the secret never quoted', async () => {
       const user = await fixture.user();
-      tencent.failNext('LimitExceeded', `Rate limit reached for ${tencent.secretId}.`);
+      tencent.failNext('InvalidParameter', `The parameter Messages is invalid for ${tencent.secretId}.`);
       const error = await user.sdk.chat.completions
         .create({ model: HUNYUAN, messages: [{ role: 'user', content: 'hi' }] }, { maxRetries: 0 })
         .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(APIError);
-      expect((error as APIError).status).toBe(429);
-      expect((error as APIError).message).toContain('Rate limit reached for [redacted].');
+      expect((error as APIError).status).toBe(400);
+      expect((error as APIError).message).toContain('The parameter Messages is invalid for [redacted].');
       expect(JSON.stringify((error as APIError).error)).not.toContain(tencent.secretKey);
+      // A rate limit sent with 200 fails the attempt as a 429 from any provider does (one-api's
+      // message for the last channel's 429; the next channel is tried when RetryTimes allows).
+      tencent.failNext('LimitExceeded', `Rate limit reached for ${tencent.secretId}.`);
+      const limited = await user.sdk.chat.completions
+        .create({ model: HUNYUAN, messages: [{ role: 'user', content: 'hi' }] }, { maxRetries: 0 })
+        .catch((caught: unknown) => caught);
+      expect((limited as APIError).status).toBe(429);
+      expect(JSON.stringify((limited as APIError).error)).not.toContain(tencent.secretKey);
     });
 
     it('fails a stream over Hunyuan’s JSON error with the provider’s message', async () => {
