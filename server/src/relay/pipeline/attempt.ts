@@ -15,6 +15,7 @@ import type { RelayReply } from './relay-response.js';
 import {
   AttemptFailure,
   isRetryableStatus,
+  rememberToken,
   transportFailure,
   unsupportedChannel,
   upstreamError,
@@ -57,6 +58,7 @@ export const runAttempt = async (context: RequestContext, row: ChannelRow): Prom
   if (adaptor.token)
     try {
       token = await deps.upstream.token(adaptor.token, channel);
+      if (token) rememberToken(channel, token);
     } catch (error) {
       // Refused credentials (whatever status the token endpoint used) are this channel's: try the next.
       if (error instanceof AppError) throw new AttemptFailure(error, true);

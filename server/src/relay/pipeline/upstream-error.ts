@@ -11,11 +11,25 @@ import { parseJson } from '@sluice/contract/parse-json';
 export const isRetryableStatus = (status: number): boolean =>
   status !== 400 && (status < 200 || status > 299);
 
-/** Removes the channel's key and base URL from anything passed on to the client. */
+/** Access tokens fetched for a channel's calls (Baidu's, Vertex AI's…), the latest few, by channel. */
+const fetchedTokens = new WeakMap<ChannelMeta, string[]>();
+const TOKENS_KEPT = 4;
+
+/** Remembers an access token the channel's calls carry, so that no answer or error passes it on. */
+export const rememberToken = (channel: ChannelMeta, token: string): void => {
+  if (token.length < 6) return;
+  const tokens = fetchedTokens.get(channel) ?? [];
+  if (tokens.includes(token)) return;
+  tokens.push(token);
+  if (tokens.length > TOKENS_KEPT) tokens.shift();
+  fetchedTokens.set(channel, tokens);
+};
+
+/** Removes the channel's key, its fetched access tokens and base URL from anything passed on to the client. */
 export const scrub = (text: string, channel: ChannelMeta): string => {
   let out = text;
-  for (const secret of [channel.key, ...channel.key.split(/[|\n]/)].filter((part) => part.length >= 6))
-    out = out.split(secret).join('[redacted]');
+  const secrets = [channel.key, ...channel.key.split(/[|\n]/), ...(fetchedTokens.get(channel) ?? [])];
+  for (const secret of secrets.filter((part) => part.length >= 6)) out = out.split(secret).join('[redacted]');
   if (channel.baseUrl) out = out.split(channel.baseUrl).join('[upstream]');
   return out;
 };

@@ -203,6 +203,13 @@ describe('relay: Baidu, Zhipu and Alibaba native channels through the openai SDK
       expect(JSON.stringify((error as InstanceType<typeof OpenAI.APIError>).error)).not.toContain(
         baidu.issued.value,
       );
+      // An error that quotes the access token the call carried (a proxy echoing the URL): redacted.
+      expect(baidu.issued.value).not.toBe('');
+      baidu.failNext(336003, `bad request ?access_token=${baidu.issued.value}`);
+      const quoted = await sdk.chat.completions
+        .create({ model: ERNIE, messages: [{ role: 'user', content: 'hi' }] })
+        .catch((caught: unknown) => caught);
+      expect((quoted as InstanceType<typeof OpenAI.APIError>).message).toContain('?access_token=[redacted]');
     });
   });
   describe('Zhipu (type 16)', () => {
