@@ -29,6 +29,7 @@ describe('option access', () => {
       'ChatLink',
       // who may erase the audit trail
       'AuditLogRetentionDays',
+      'TwoFactorRequiredForAdmins',
       // one-api's, unknown to Sluice
       'OidcEnabled',
     ])

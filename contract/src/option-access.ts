@@ -15,6 +15,7 @@ import { isAdminRole, isRootRole } from './roles.js';
  * - ServerAddress (the links of password-reset mails and OAuth callbacks), TopUpLink and ChatLink
  *   (links that carry the user's id or token key);
  * - AuditLogRetentionDays: an administrator could age out the record of what they did;
+ * - TwoFactorRequiredForAdmins: what an administrator's own sign-in needs is not theirs to lower;
  * - options one-api knows and Sluice's table does not.
  *
  * What an administrator may change is what the role already governs: prices and quotas (the ratio

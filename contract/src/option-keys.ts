@@ -81,6 +81,8 @@ export const OPTION_DEFINITIONS = {
   CacheWriteRatio: json('{}'),
   /** Sluice's own: days the audit log keeps its rows (0: forever); root's alone, as who may erase a trail. */
   AuditLogRetentionDays: int(0),
+  /** Sluice's own: administrators must sign in with a second factor (their access tokens are unaffected). */
+  TwoFactorRequiredForAdmins: bool(false),
 } as const satisfies Record<string, OptionDefinition>;
 
 export type OptionKey = keyof typeof OPTION_DEFINITIONS;

@@ -3,7 +3,15 @@ import { pageQuerySchema } from './common.js';
 import { integerParam, MAX_TIMESTAMP, textParam } from './log.js';
 
 /** What an audit row is about: the kind of object an administrator changed, or a sign-in. */
-export const AUDIT_OBJECTS = ['channel', 'user', 'option', 'redemption', 'log', 'session'] as const;
+export const AUDIT_OBJECTS = [
+  'channel',
+  'user',
+  'option',
+  'redemption',
+  'log',
+  'session',
+  'two_factor',
+] as const;
 export type AuditObject = (typeof AUDIT_OBJECTS)[number];
 
 /** What was done to it. */
@@ -15,6 +23,9 @@ export const AUDIT_ACTIONS = [
   'delete_disabled',
   'manage',
   'top_up',
+  'enable',
+  'disable',
+  'reset',
   'sign_in',
   'sign_in_failed',
 ] as const;

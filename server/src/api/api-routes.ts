@@ -15,6 +15,7 @@ import { oauthRoutes } from './oauth-routes.js';
 import { optionRoutes } from './option-routes.js';
 import { redemptionRoutes } from './redemption-routes.js';
 import { tokenRoutes } from './token-routes.js';
+import { twoFactorRoutes } from './two-factor-routes.js';
 import { adminTopUpRoutes, userAdminRoutes } from './user-admin-routes.js';
 import { statusRoutes } from './status-routes.js';
 import { userDashboardRoutes } from './user-dashboard-routes.js';
@@ -35,6 +36,7 @@ export const API_ROUTES: readonly [path: string, build: (deps: RouteDeps) => Hon
   ['/', (deps) => statusRoutes(deps.services.options, deps.startTime)],
   ['/', (deps) => accountMailRoutes(deps.services, deps.critical)],
   ['/user', (deps) => userRoutes(deps.services, deps.critical)],
+  ['/user', (deps) => twoFactorRoutes(deps.services, deps.critical)],
   ['/user', (deps) => userDashboardRoutes(deps.services)],
   ['/user', (deps) => userModelRoutes(deps.services)],
   ['/user', (deps) => userAdminRoutes(deps.services)],

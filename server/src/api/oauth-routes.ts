@@ -5,12 +5,11 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { businessError } from '../lib/app-error.js';
 import { USER_BANNED } from '../services/oauth-service.js';
 import type { Services } from '../services/services.js';
-import { toLoginRecord } from '../services/user-record.js';
 import type { AppEnv } from '../http/app-env.js';
 import { requireRole } from './middleware/auth.js';
 import { ok, readQuery } from './respond.js';
-import { ensureSession, startUserSession } from './session-helpers.js';
-import { auditedSignIn } from './sign-in-audit.js';
+import { ensureSession } from './session-helpers.js';
+import { attemptSignIn, finishSignIn } from './sign-in-flow.js';
 
 export const STATE_MISMATCH = { success: false, message: 'state is empty or not same' } as const;
 
@@ -42,22 +41,20 @@ export const oauthRoutes = (services: Services, critical: MiddlewareHandler) => 
     }
     const account = await services.oauth.account(provider, code);
     if (!(await services.oauth.consumeState(session.id, state))) return c.json(STATE_MISMATCH, 403);
-    const user = await auditedSignIn(c, services, provider, '', () =>
+    const user = await attemptSignIn(c, services, provider, '', () =>
       services.oauth.login(provider, account),
     );
-    await startUserSession(c, services, user.id);
-    return ok(c, toLoginRecord(user));
+    return finishSignIn(c, services, user, provider);
   };
   routes.get('/github', callback('github'));
   routes.get('/lark', callback('lark'));
 
   routes.get('/wechat', async (c) => {
     const { code } = readQuery(c, oauthCallbackQuerySchema);
-    const user = await auditedSignIn(c, services, 'wechat', '', async () =>
+    const user = await attemptSignIn(c, services, 'wechat', '', async () =>
       services.oauth.login('wechat', await services.oauth.account('wechat', code)),
     );
-    await startUserSession(c, services, user.id);
-    return ok(c, toLoginRecord(user));
+    return finishSignIn(c, services, user, 'wechat');
   });
 
   routes.get('/wechat/bind', signedIn, async (c) => {

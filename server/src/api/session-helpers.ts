@@ -26,15 +26,20 @@ export const saveSessionData = async (
   c.set('session', { ...session, data });
 };
 
-/** Signs a user in as the password login does: a fresh session replaces the old one. */
-export const startUserSession = async (
+/** A fresh session (a new id and cookie) replaces the request's: for user 0 it signs no one in. */
+export const replaceSession = async (
   c: Context<AppEnv>,
   services: Services,
   userId: number,
+  data: SessionData = {},
 ): Promise<void> => {
   const previous = c.get('session');
   if (previous) await services.sessions.remove(previous.id);
-  const session = await services.sessions.create(userId);
+  const session = await services.sessions.create(userId, data);
   await writeSessionCookie(c, services.deps.config.sessionSecret, session.id);
   c.set('session', session);
 };
+
+/** Signs a user in as the password login does: a fresh session replaces the old one. */
+export const startUserSession = (c: Context<AppEnv>, services: Services, userId: number): Promise<void> =>
+  replaceSession(c, services, userId);

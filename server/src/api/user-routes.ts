@@ -7,30 +7,24 @@ import {
 } from '@sluice/contract/schemas/user';
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { Services } from '../services/services.js';
-import { toLoginRecord } from '../services/user-record.js';
 import type { AppEnv } from '../http/app-env.js';
 import { requireRole } from './middleware/auth.js';
 import { turnstileCheck } from './middleware/turnstile.js';
-import { clearSessionCookie, writeSessionCookie } from './middleware/session-cookie.js';
+import { clearSessionCookie } from './middleware/session-cookie.js';
 import { ok, readJson } from './respond.js';
-import { auditedSignIn } from './sign-in-audit.js';
+import { attemptSignIn, finishSignIn } from './sign-in-flow.js';
 
 /** Account and session routes under /api/user (one-api §3.2). */
 export const userRoutes = (services: Services, critical: MiddlewareHandler) => {
   const routes = new Hono<AppEnv>({ strict: false });
   const signedIn = requireRole(services, ROLES.common);
-  const secret = services.deps.config.sessionSecret;
 
   routes.post('/login', critical, async (c) => {
     const input = await readJson(c, loginRequestSchema);
-    const user = await auditedSignIn(c, services, 'password', input.username, () =>
+    const user = await attemptSignIn(c, services, 'password', input.username, () =>
       services.users.login(input.username, input.password),
     );
-    const previous = c.get('session');
-    if (previous) await services.sessions.remove(previous.id);
-    const session = await services.sessions.create(user.id);
-    await writeSessionCookie(c, secret, session.id);
-    return ok(c, toLoginRecord(user));
+    return finishSignIn(c, services, user, 'password');
   });
 
   routes.get('/logout', async (c) => {
@@ -45,7 +39,9 @@ export const userRoutes = (services: Services, critical: MiddlewareHandler) => {
     return ok(c);
   });
 
-  routes.get('/self', signedIn, async (c) => ok(c, await services.users.getSelf(c.get('user').id)));
+  // An administrator who must still set up a second factor reads their account (the console needs it).
+  const enrolling = requireRole(services, ROLES.common, { enrolling: true });
+  routes.get('/self', enrolling, async (c) => ok(c, await services.users.getSelf(c.get('user').id)));
 
   routes.put('/self', signedIn, async (c) => {
     await services.users.updateSelf(c.get('user').id, await readJson(c, updateSelfRequestSchema));

@@ -178,6 +178,24 @@ export interface AuditLogTable {
   detail: string;
 }
 
+/** Sluice's own (0009): a user's TOTP secret; confirmed_at 0 while the user has not confirmed it with a code. */
+export interface TotpTable {
+  user_id: number;
+  secret: string;
+  confirmed_at: number;
+  /** The last time step whose code was accepted: a code is never accepted twice. */
+  last_step: number;
+  /** Wrong codes in a row; at TWO_FACTOR_MAX_FAILURES the user's two-factor sign-in locks. */
+  failures: number;
+  locked_until: number;
+}
+
+/** Sluice's own (0009): single-use recovery codes, stored as SHA-256 hashes. */
+export interface RecoveryCodesTable {
+  user_id: number;
+  code_hash: string;
+}
+
 export interface Tables {
   users: UsersTable;
   tokens: TokensTable;
@@ -192,4 +210,6 @@ export interface Tables {
   sluice_reservations: ReservationsTable;
   sluice_settled: SettledTable;
   sluice_audit_log: AuditLogTable;
+  sluice_totp: TotpTable;
+  sluice_recovery_codes: RecoveryCodesTable;
 }

@@ -2,6 +2,7 @@ import { CHANNEL_STATUS } from '@sluice/contract/statuses';
 import { isOptionKey } from '@sluice/contract/option-keys';
 import type { AuditObject } from '@sluice/contract/schemas/audit';
 import type { Kysely } from 'kysely';
+import { sqlNumber } from '../db/sql-number.js';
 import type { Tables } from '../db/tables.js';
 import type { OptionStore } from './option-store.js';
 
@@ -43,6 +44,21 @@ export const createAuditSnapshots = (db: Kysely<Tables>, options: OptionStore) =
       return (
         (await db.selectFrom('redemptions').selectAll().where('id', '=', numeric).executeTakeFirst()) ?? null
       );
+    },
+    two_factor: async (id) => {
+      const numeric = byId(id);
+      if (numeric === undefined) return null;
+      const totp = await db
+        .selectFrom('sluice_totp')
+        .select('confirmed_at')
+        .where('user_id', '=', numeric)
+        .executeTakeFirst();
+      const codes = await db
+        .selectFrom('sluice_recovery_codes')
+        .select((eb) => eb.fn.countAll().as('count'))
+        .where('user_id', '=', numeric)
+        .executeTakeFirst();
+      return { totp: sqlNumber(totp?.confirmed_at ?? 0) > 0, recovery_codes: sqlNumber(codes?.count) };
     },
     option: (id) => {
       const values: Plain = {};

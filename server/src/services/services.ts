@@ -13,6 +13,7 @@ import { createSessionStore } from './session-store.js';
 import { createQuotaService } from './quota-service.js';
 import { createRedemptionService } from './redemption-service.js';
 import { createTokenService } from './token-service.js';
+import { createTwoFactorService } from './two-factor-service.js';
 import { createUsageService } from './usage-service.js';
 import { createUserAdminService } from './user-admin-service.js';
 import { createUserService } from './user-service.js';
@@ -40,6 +41,7 @@ export const createServices = (deps: ServiceDeps) => {
   const oauth = createOAuthService(deps, codes, changes);
   const humanCheck = createHumanCheck(deps);
   const audit = createAuditService(deps);
+  const twoFactor = createTwoFactorService(deps);
   return {
     deps,
     options: deps.options,
@@ -60,6 +62,7 @@ export const createServices = (deps: ServiceDeps) => {
     oauth,
     humanCheck,
     audit,
+    twoFactor,
   };
 };
 

@@ -10,6 +10,12 @@ export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
 const sessionDataSchema = z.object({
   oauth_state: z.string().optional(),
   turnstile: z.boolean().optional(),
+  /** A sign-in waiting for its second factor: the user (the session itself stays signed out, user 0). */
+  mfa_user: z.number().optional(),
+  /** Until when (seconds) that sign-in may be completed. */
+  mfa_until: z.number().optional(),
+  /** How its first step was passed (password, github…), for the audit row. */
+  mfa_method: z.string().optional(),
 });
 export type SessionData = z.infer<typeof sessionDataSchema>;
 

@@ -41,6 +41,15 @@ export const SERVER_MESSAGES: Readonly<Record<string, ServerMessageKey>> = {
   'state is empty or not same': 'stateMismatch',
   'the request body is too large': 'bodyTooLarge',
   'invalid parameter': 'invalidParameter',
+  'the two-factor code is wrong': 'twoFactorWrong',
+  'this two-factor code has already been used: wait for the next one': 'twoFactorReplayed',
+  'too many wrong two-factor codes: two-factor sign-in is locked for 15 minutes': 'twoFactorLocked',
+  'two-factor authentication is not on': 'twoFactorNotOn',
+  'two-factor authentication is already on': 'twoFactorAlreadyOn',
+  'start the two-factor setup first': 'twoFactorNoSetup',
+  'two-factor authentication is required for administrators: turn it on in the personal settings':
+    'twoFactorRequired',
+  'the sign-in has expired or was not started: sign in again': 'signInExpired',
 };
 
 /** Messages that carry a detail after a fixed start. */

@@ -42,8 +42,9 @@ const optionKeys = (request: AuditRequest): string =>
 /**
  * Every change an administrator makes through /api, as a table: channels, users (and their
  * top-ups), redemption codes, options (the ratios, the groups of GroupRatio and the sign-in
- * settings among them) and the log cleanup. A user's own account, tokens and top-ups are theirs,
- * not administration; sign-ins are recorded by their routes.
+ * settings among them), the log cleanup and the reset of a user's second factors. A user's own
+ * account, tokens and top-ups are theirs, not administration; sign-ins and a user's own second
+ * factor are recorded by their routes.
  */
 export const AUDITED_ROUTES: readonly AuditedRoute[] = [
   { method: 'POST', path: '/channel', object: 'channel', action: 'create' },
@@ -68,6 +69,7 @@ export const AUDITED_ROUTES: readonly AuditedRoute[] = [
     detail: (request) => fieldOf(request.body, 'action'),
   },
   { method: 'DELETE', path: '/user/:id', object: 'user', action: 'delete', target: paramId },
+  { method: 'DELETE', path: '/user/:id/2fa', object: 'two_factor', action: 'reset', target: paramId },
   {
     method: 'POST',
     path: '/topup',

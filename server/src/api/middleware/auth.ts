@@ -1,4 +1,4 @@
-import { ROLES } from '@sluice/contract/roles';
+import { ROLES, isAdminRole } from '@sluice/contract/roles';
 import { USER_STATUS } from '@sluice/contract/statuses';
 import type { MiddlewareHandler } from 'hono';
 import { AppError, businessError } from '../../lib/app-error.js';
@@ -7,6 +7,8 @@ import type { AppEnv } from '../../http/app-env.js';
 import { clearSessionCookie, readSessionId } from './session-cookie.js';
 
 export const NOT_LOGGED_IN = 'no permission: not logged in and no access token';
+export const TWO_FACTOR_REQUIRED =
+  'two-factor authentication is required for administrators: turn it on in the personal settings';
 
 const accessTokenOf = (header: string | undefined): string | undefined => {
   if (header === undefined) return undefined;
@@ -25,10 +27,16 @@ export const loadSession =
 
 /**
  * The role gate of one-api (§2.3): a session user, else the access token of `Authorization`; 401
- * only when there is neither; every other refusal is a business error.
+ * only when there is neither; every other refusal is a business error. With TwoFactorRequiredForAdmins
+ * on, an administrator's session without a second factor passes only the gates marked `enrolling`
+ * (their account and the second factor's setup); access tokens are not concerned.
  */
 export const requireRole =
-  (services: Services, minimum: number = ROLES.common): MiddlewareHandler<AppEnv> =>
+  (
+    services: Services,
+    minimum: number = ROLES.common,
+    gate: { readonly enrolling?: boolean } = {},
+  ): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const session = c.get('session');
     const header = c.req.header('authorization');
@@ -54,6 +62,15 @@ export const requireRole =
       throw businessError('the user is banned');
     }
     if (user.role < minimum) throw businessError('no permission: insufficient role');
+    if (
+      session &&
+      session.userId > 0 &&
+      !gate.enrolling &&
+      isAdminRole(user.role) &&
+      services.options.values.TwoFactorRequiredForAdmins &&
+      !(await services.twoFactor.hasTotp(user.id))
+    )
+      throw businessError(TWO_FACTOR_REQUIRED);
     c.set('user', user);
     await next();
   };

@@ -39,3 +39,29 @@ export const AUDIT_LOG_TABLE: TableDefinition = {
     { name: 'idx_sluice_audit_log_object_type_action', columns: ['object_type', 'action'] },
   ],
 };
+
+/** A user's TOTP secret, its replay guard and its lock (0009). */
+export const TOTP_TABLE: TableDefinition = {
+  name: 'sluice_totp',
+  columns: [
+    { name: 'user_id', type: { kind: 'int' }, notNull: true },
+    label('secret', 128),
+    number('confirmed_at'),
+    number('last_step'),
+    number('failures'),
+    number('locked_until'),
+  ],
+  primaryKey: ['user_id'],
+  indexes: [],
+};
+
+/** Single-use recovery codes, hashed (0009): a used code's row is deleted. */
+export const RECOVERY_CODES_TABLE: TableDefinition = {
+  name: 'sluice_recovery_codes',
+  columns: [
+    { name: 'user_id', type: { kind: 'int' }, notNull: true },
+    { name: 'code_hash', type: { kind: 'varchar', length: 64 }, notNull: true },
+  ],
+  primaryKey: ['user_id', 'code_hash'],
+  indexes: [],
+};

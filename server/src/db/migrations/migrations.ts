@@ -1,6 +1,6 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Dialect } from '../dsn.js';
-import { AUDIT_LOG_TABLE } from './account-tables.js';
+import { AUDIT_LOG_TABLE, RECOVERY_CODES_TABLE, TOTP_TABLE } from './account-tables.js';
 import { addColumns, applyTable } from './apply-table.js';
 import { createRollupTables } from './log-rollup-migration.js';
 import { alignMysqlTables } from './mysql-gorm-types.js';
@@ -65,6 +65,11 @@ const migrationsFor = (
           },
         },
         '0008_audit_log': { up: (db: AnyDb) => applyTable(db, dialect, AUDIT_LOG_TABLE) },
+        '0009_two_factor': {
+          up: async (db: AnyDb) => {
+            for (const table of [TOTP_TABLE, RECOVERY_CODES_TABLE]) await applyTable(db, dialect, table);
+          },
+        },
       };
 
 const migratorOf = (db: AnyDb, dialect: Dialect, scope: MigrationScope, logsInMain: boolean): Migrator => {

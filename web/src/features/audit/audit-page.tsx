@@ -28,6 +28,9 @@ const ACTION_COLORS: Readonly<Record<AuditAction, string>> = {
   delete_disabled: 'red',
   manage: 'orange',
   top_up: 'cyan',
+  enable: 'green',
+  disable: 'orange',
+  reset: 'orange',
   sign_in: 'teal',
   sign_in_failed: 'red',
 };

@@ -9,7 +9,7 @@ import { openGitHubLogin, openLarkLogin } from '../../lib/oauth.js';
 import { signIn } from '../../lib/session.js';
 import { useStatus } from '../../lib/status.js';
 import { showSuccess } from '../../lib/toast.js';
-import { wechatLogin } from './auth-api.js';
+import { isChallenge, secondFactorState, wechatLogin } from './auth-api.js';
 
 /** The optional round third-party buttons of the login screen, as the status record enables them. */
 export const OAuthButtons = () => {
@@ -21,9 +21,13 @@ export const OAuthButtons = () => {
   const lark = useMutation({ mutationFn: openLarkLogin });
   const wechat = useMutation({
     mutationFn: wechatLogin,
-    onSuccess: async (user) => {
-      signIn(user);
+    onSuccess: async (answer) => {
       setWechatOpen(false);
+      if (isChallenge(answer)) {
+        await navigate('/login', { state: secondFactorState(answer) });
+        return;
+      }
+      signIn(answer);
       showSuccess(t('auth.loginSuccess'));
       await navigate('/');
     },

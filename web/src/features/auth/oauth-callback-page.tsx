@@ -6,7 +6,7 @@ import { BusinessError, HttpError } from '../../lib/api-client.js';
 import { handleError } from '../../lib/error-handler.js';
 import { signIn } from '../../lib/session.js';
 import { showSuccess } from '../../lib/toast.js';
-import { finishOAuth, type OAuthProvider } from './auth-api.js';
+import { finishOAuth, isChallenge, secondFactorState, type OAuthProvider } from './auth-api.js';
 
 /** Attempts before giving up when the server cannot be reached; attempt n waits 2 s × n (spec §9). */
 export const OAUTH_MAX_ATTEMPTS = 3;
@@ -20,7 +20,8 @@ const isRefusal = (error: unknown): boolean =>
   (error instanceof HttpError && error.status >= 400 && error.status < 500 && error.status !== 429);
 
 /**
- * The third-party callback (spec §2): sends code and state. 'bind' → /setting; a user → stored, /.
+ * The third-party callback (spec §2): sends code and state. 'bind' → /setting; a user → stored, /;
+ * a user with a second factor → the login screen's second step.
  * A refusal (`success: false` or a 4xx: a used or expired code, a wrong state) shows its message and goes to
  * /setting at once, as one-api does: the same code would be refused again. A call that did not get
  * an answer (network, 5xx) shows its message once and is tried again after 2 s × the attempt number;
@@ -45,8 +46,10 @@ const OAuthCallback = ({ provider }: { provider: OAuthProvider }) => {
           if (result.bound) {
             showSuccess(t('oauth.bound'));
             await navigate('/setting');
+          } else if (isChallenge(result.answer)) {
+            await navigate('/login', { state: secondFactorState(result.answer) });
           } else {
-            signIn(result.user);
+            signIn(result.answer);
             showSuccess(t('auth.loginSuccess'));
             await navigate('/');
           }

@@ -14,6 +14,8 @@ import type { UserOrder } from '@sluice/contract/list-orders';
 export const getSelf = () => api.get('/api/user/self', userSchema);
 export const getUser = (id: number) => api.get(`/api/user/${id}`, userSchema);
 export const listGroups = () => api.get('/api/group/', z.array(z.string()));
+/** DELETE /api/user/:id/2fa: the user's second factors removed. */
+export const resetTwoFactor = (id: number) => api.send('DELETE', `/api/user/${id}/2fa`);
 
 /** PUT /api/user/self as the form sends it: every field (blank username and password are kept). */
 export type SelfUpdate = Readonly<Required<z.input<typeof updateSelfRequestSchema>>>;

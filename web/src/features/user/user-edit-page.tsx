@@ -20,6 +20,7 @@ import { useQuotaFormatter } from '../../lib/format.js';
 import { currentUser, signIn } from '../../lib/session.js';
 import { showSuccess } from '../../lib/toast.js';
 import { getSelf, getUser, listGroups, updateSelf, updateUser } from './user-api.js';
+import { UserTwoFactorReset } from './user-two-factor-reset.js';
 
 interface FormState {
   username: string;
@@ -178,6 +179,7 @@ export const UserEditPage = () => {
               <Button variant="default" onClick={() => void navigate(-1)}>
                 {t('common.cancel')}
               </Button>
+              {admin && <UserTwoFactorReset id={id} />}
             </Group>
           </Stack>
         </form>

@@ -70,7 +70,8 @@ export const enOptions = {
         'The address and access token of a WeChat login server, and the QR code of its official account.',
       pusher: 'Where notifications to the super administrator are pushed (message-pusher).',
       turnstile: 'The site key and secret key of a Cloudflare Turnstile widget.',
-      security: 'The audit log records every administrative change and every sign-in.',
+      security:
+        'Turn on your own two-factor authentication (personal settings) before requiring it of administrators: a session without it is refused the administration pages; system access tokens are not concerned. The audit log records every administrative change and every sign-in.',
       whitelist: 'With the restriction on, registration with an email address accepts only these domains.',
     },
     field: {
@@ -100,6 +101,7 @@ export const enOptions = {
       TurnstileSiteKey: 'Turnstile site key',
       TurnstileSecretKey: 'Turnstile secret key',
       AuditLogRetentionDays: 'Audit log retention (days)',
+      TwoFactorRequiredForAdmins: 'Administrators must use two-factor sign-in',
       TopUpLink: 'Top-up link',
       ChatLink: 'Chat page link',
       QuotaPerUnit: 'Quota per unit (per US dollar)',

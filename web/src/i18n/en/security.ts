@@ -1,4 +1,4 @@
-/** English texts: account security (the audit log). */
+/** English texts: account security (the audit log, two-factor sign-in). */
 export const enSecurity = {
   audit: {
     title: 'Audit log',
@@ -28,6 +28,7 @@ export const enSecurity = {
       redemption: 'Redemption code',
       log: 'Logs',
       session: 'Sign-in',
+      two_factor: 'Two-factor',
     },
     actions: {
       create: 'Created',
@@ -37,8 +38,52 @@ export const enSecurity = {
       delete_disabled: 'Disabled ones deleted',
       manage: 'Managed',
       top_up: 'Topped up',
+      enable: 'Turned on',
+      disable: 'Turned off',
+      reset: 'Reset',
       sign_in: 'Signed in',
       sign_in_failed: 'Sign-in refused',
     },
+  },
+  twoFactor: {
+    title: 'Two-factor authentication',
+    description:
+      'Sign in with your password and a code from an authenticator app (Google Authenticator, 1Password, Authy…). Recovery codes let you in if you lose the device; keep them safe.',
+    on: 'On',
+    off: 'Off',
+    recoveryLeft: '{{count}} recovery codes left',
+    required: 'Administrators of this site must turn on two-factor authentication.',
+    requiredNotice: 'Turn on two-factor authentication to keep using the administration pages.',
+    turnOn: 'Turn on',
+    turnOff: 'Turn off',
+    renewCodes: 'New recovery codes',
+    setupTitle: 'Turn on two-factor authentication',
+    scan: 'Scan the QR code with your authenticator app, or enter the secret by hand, then enter the 6-digit code it shows.',
+    qrAlt: 'QR code of the two-factor secret',
+    secret: 'Secret',
+    code: '6-digit code',
+    confirm: 'Turn on',
+    codesTitle: 'Your recovery codes',
+    codesHint:
+      'Each code signs you in once instead of a code from the app. They are shown only now: copy or download them and keep them somewhere safe.',
+    copyCodes: 'Copy',
+    downloadCodes: 'Download',
+    done: 'Done',
+    codesCopied: 'Recovery codes copied!',
+    confirmCodeTitle: 'Confirm with a code',
+    confirmCodeHint: 'Enter a code from your authenticator app, or a recovery code.',
+    turnedOn: 'Two-factor authentication is on.',
+    turnedOff: 'Two-factor authentication is off.',
+    signIn: {
+      prompt: 'This account has two-factor authentication on.',
+      code: 'Code from your authenticator app',
+      recoveryHint: 'Lost the device? Enter one of your recovery codes instead.',
+      submit: 'Verify',
+      restart: 'Sign in again',
+    },
+    reset: 'Reset two-factor',
+    resetConfirm:
+      'Remove this user’s second factors? They sign in with their password alone until they set one up again.',
+    resetDone: 'Two-factor authentication reset.',
   },
 };

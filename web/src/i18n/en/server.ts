@@ -35,5 +35,14 @@ export const enServer = {
     invalidParameter: 'invalid parameter',
     invalidParameterDetail: 'invalid parameter: {{detail}}',
     emailFailed: 'failed to send email: {{detail}}',
+    twoFactorWrong: 'the two-factor code is wrong',
+    twoFactorReplayed: 'this two-factor code has already been used: wait for the next one',
+    twoFactorLocked: 'too many wrong two-factor codes: two-factor sign-in is locked for 15 minutes',
+    twoFactorNotOn: 'two-factor authentication is not on',
+    twoFactorAlreadyOn: 'two-factor authentication is already on',
+    twoFactorNoSetup: 'start the two-factor setup first',
+    twoFactorRequired:
+      'two-factor authentication is required for administrators: turn it on in the personal settings',
+    signInExpired: 'the sign-in has expired or was not started: sign in again',
   },
 };

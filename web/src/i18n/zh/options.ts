@@ -70,7 +70,8 @@ export const zhOptions: Catalogue<typeof enOptions> = {
       wechat: '微信登录服务器的地址和访问凭证，以及公众号二维码。',
       pusher: '向超级管理员推送通知的地址（message-pusher）。',
       turnstile: 'Cloudflare Turnstile 组件的 Site Key 和 Secret Key。',
-      security: '审计日志记录每一次管理操作和每一次登录。',
+      security:
+        '要求管理员开启两步验证前，请先在个人设置中开启自己的两步验证：未开启的会话将无法访问管理页面；系统访问令牌不受影响。审计日志记录每一次管理操作和每一次登录。',
       whitelist: '开启限制后，使用邮箱注册时只接受以下域名。',
     },
     field: {
@@ -100,6 +101,7 @@ export const zhOptions: Catalogue<typeof enOptions> = {
       TurnstileSiteKey: 'Turnstile Site Key',
       TurnstileSecretKey: 'Turnstile Secret Key',
       AuditLogRetentionDays: '审计日志保留天数',
+      TwoFactorRequiredForAdmins: '管理员必须使用两步验证登录',
       TopUpLink: '充值链接',
       ChatLink: '聊天页面链接',
       QuotaPerUnit: '单位美元额度',

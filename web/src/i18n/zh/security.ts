@@ -1,7 +1,7 @@
 import type { Catalogue } from '../catalogue.js';
 import type { enSecurity } from '../en/security.js';
 
-/** Chinese texts: account security (the audit log). */
+/** Chinese texts: account security (the audit log, two-factor sign-in). */
 export const zhSecurity: Catalogue<typeof enSecurity> = {
   audit: {
     title: '审计日志',
@@ -31,6 +31,7 @@ export const zhSecurity: Catalogue<typeof enSecurity> = {
       redemption: '兑换码',
       log: '日志',
       session: '登录',
+      two_factor: '两步验证',
     },
     actions: {
       create: '创建',
@@ -40,8 +41,50 @@ export const zhSecurity: Catalogue<typeof enSecurity> = {
       delete_disabled: '删除已禁用',
       manage: '管理',
       top_up: '充值',
+      enable: '开启',
+      disable: '关闭',
+      reset: '重置',
       sign_in: '登录成功',
       sign_in_failed: '登录失败',
     },
+  },
+  twoFactor: {
+    title: '两步验证',
+    description:
+      '登录时需输入密码和身份验证器应用（Google Authenticator、1Password、Authy 等）生成的验证码。丢失设备时可使用恢复码登录，请妥善保管。',
+    on: '已开启',
+    off: '未开启',
+    recoveryLeft: '剩余 {{count}} 个恢复码',
+    required: '本站要求管理员开启两步验证。',
+    requiredNotice: '请开启两步验证以继续使用管理页面。',
+    turnOn: '开启',
+    turnOff: '关闭',
+    renewCodes: '重新生成恢复码',
+    setupTitle: '开启两步验证',
+    scan: '使用身份验证器应用扫描二维码，或手动输入密钥，然后输入应用显示的 6 位验证码。',
+    qrAlt: '两步验证密钥二维码',
+    secret: '密钥',
+    code: '6 位验证码',
+    confirm: '开启',
+    codesTitle: '您的恢复码',
+    codesHint: '每个恢复码可代替应用验证码登录一次。恢复码仅显示这一次：请复制或下载并妥善保管。',
+    copyCodes: '复制',
+    downloadCodes: '下载',
+    done: '完成',
+    codesCopied: '恢复码已复制！',
+    confirmCodeTitle: '输入验证码确认',
+    confirmCodeHint: '输入身份验证器应用中的验证码，或一个恢复码。',
+    turnedOn: '两步验证已开启。',
+    turnedOff: '两步验证已关闭。',
+    signIn: {
+      prompt: '此账户已开启两步验证。',
+      code: '身份验证器应用中的验证码',
+      recoveryHint: '设备丢失？可改为输入一个恢复码。',
+      submit: '验证',
+      restart: '重新登录',
+    },
+    reset: '重置两步验证',
+    resetConfirm: '移除该用户的两步验证？在其重新设置之前，仅凭密码即可登录。',
+    resetDone: '两步验证已重置。',
   },
 };

@@ -38,5 +38,13 @@ export const zhServer: Catalogue<typeof enServer> = {
     invalidParameter: '无效的参数',
     invalidParameterDetail: '参数错误：{{detail}}',
     emailFailed: '发送邮件失败：{{detail}}',
+    twoFactorWrong: '两步验证码错误',
+    twoFactorReplayed: '该两步验证码已使用过：请等待下一个',
+    twoFactorLocked: '两步验证码错误次数过多：两步验证登录已锁定 15 分钟',
+    twoFactorNotOn: '未开启两步验证',
+    twoFactorAlreadyOn: '两步验证已开启',
+    twoFactorNoSetup: '请先开始设置两步验证',
+    twoFactorRequired: '管理员必须开启两步验证：请在个人设置中开启',
+    signInExpired: '登录已过期或未开始：请重新登录',
   },
 };

@@ -6,7 +6,7 @@ import { WhitelistSection } from './whitelist-section.js';
 /**
  * The system settings tab (root), sections of spec §2: server address; login and registration
  * switches; email domain whitelist; SMTP; GitHub OAuth; Lark OAuth; WeChat login server; message
- * pusher; Turnstile; account security (the audit log's retention). Secret fields are never pre-filled and are saved only when typed.
+ * pusher; Turnstile; account security (administrators' second factor, the audit log's retention). Secret fields are never pre-filled and are saved only when typed.
  */
 export const SystemSettings = () => {
   const { t } = useTranslation();
@@ -105,6 +105,7 @@ export const SystemSettings = () => {
           id="security"
           title={t('options.section.security')}
           description={t('options.sectionHint.security')}
+          switches={['TwoFactorRequiredForAdmins']}
           fields={[
             {
               key: 'AuditLogRetentionDays',
