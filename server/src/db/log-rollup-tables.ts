@@ -8,8 +8,6 @@ import type { Tables } from './tables.js';
  */
 export const HOUR = 3600;
 export const DAY = 86_400;
-/** The widths of the buckets, in seconds: a cube row is one bucket of one of them. */
-export const SPANS = [HOUR, DAY] as const;
 
 /** What a roll-up row may be keyed by, besides its bucket. */
 export const DIMENSIONS = [
@@ -62,6 +60,11 @@ export interface CubeDefinition {
   readonly name: CubeName;
   /** The dimensions a row is keyed by: a query filtering by others cannot use this cube. */
   readonly dimensions: readonly Dimension[];
+  /**
+   * The widths of its buckets, in seconds: hours (a window's partial days, a caller's zone) and UTC
+   * days, but for `by_token`, whose rows are nearly one per log row at either width: hours only.
+   */
+  readonly spans: readonly number[];
   /** Primary key, in the order rows are clustered by (a cube's usual filter first). */
   readonly key: readonly (Dimension | 'span' | 'bucket')[];
   readonly indexes: readonly { readonly name: string; readonly columns: readonly string[] }[];
@@ -75,24 +78,28 @@ export interface CubeDefinition {
 export const CUBES: readonly CubeDefinition[] = [
   {
     name: 'sluice_log_by_model',
+    spans: [HOUR, DAY],
     dimensions: ['model_name', 'client_format'],
     key: ['span', 'bucket', 'model_name', 'client_format'],
     indexes: [],
   },
   {
     name: 'sluice_log_by_channel',
+    spans: [HOUR, DAY],
     dimensions: ['channel_id', 'model_name', 'client_format'],
     key: ['channel_id', 'span', 'bucket', 'model_name', 'client_format'],
     indexes: [],
   },
   {
     name: 'sluice_log_by_user',
+    spans: [HOUR, DAY],
     dimensions: ['user_id', 'username', 'model_name', 'client_format'],
     key: ['user_id', 'span', 'bucket', 'username', 'model_name', 'client_format'],
     indexes: [{ name: 'idx_sluice_log_by_user_username', columns: ['username', 'span', 'bucket'] }],
   },
   {
     name: 'sluice_log_by_token',
+    spans: [HOUR],
     dimensions: ['user_id', 'username', 'token_name', 'channel_id', 'model_name', 'client_format'],
     key: ['user_id', 'token_name', 'span', 'bucket', 'username', 'channel_id', 'model_name', 'client_format'],
     indexes: [

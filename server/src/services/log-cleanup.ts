@@ -1,9 +1,8 @@
-import { LOG_TYPE } from '@sluice/contract/statuses';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../db/dsn.js';
 import { sqlNumber } from '../db/sql-number.js';
 import type { Tables } from '../db/tables.js';
-import { applyToCubes, FACT_COLUMNS, lockWatermark } from './log-rollup-writes.js';
+import { foldIntoCubes, lockWatermark } from './log-rollup-writes.js';
 
 /**
  * Rows one DELETE covers at most. Small enough that no statement holds the write lock for long (on
@@ -33,15 +32,13 @@ const deleteBatch = async (
 ): Promise<number> =>
   databases.db.transaction().execute(async (trx) => {
     const watermark = await lockWatermark(trx, databases.dialect);
-    const folded = await trx
-      .selectFrom('logs')
-      .select(FACT_COLUMNS)
-      .where('id', '>', after)
-      .where('id', '<=', Math.min(end, watermark))
-      .where('created_at', '<', target)
-      .where('type', '=', LOG_TYPE.consume)
-      .execute();
-    await applyToCubes(trx, databases.dialect, folded, -1);
+    if (after < watermark)
+      await foldIntoCubes(
+        trx,
+        databases.dialect,
+        { after, through: Math.min(end, watermark), before: target },
+        -1,
+      );
     const result = await trx
       .deleteFrom('logs')
       .where('id', '>', after)

@@ -3,13 +3,7 @@ import type { Dialect } from '../db/dsn.js';
 import { sqlNumber } from '../db/sql-number.js';
 import type { Tables } from '../db/tables.js';
 import { nowSeconds } from '../lib/time.js';
-import {
-  advanceWatermark,
-  applyToCubes,
-  applyToHours,
-  FACT_COLUMNS,
-  readWatermark,
-} from './log-rollup-writes.js';
+import { advanceWatermark, foldIntoCubes, foldIntoHours, readWatermark } from './log-rollup-writes.js';
 
 export interface RollupJobDeps {
   /** Where the job looks ahead (off the relay's thread on SQLite). */
@@ -29,10 +23,15 @@ export interface RollupJobOptions {
   readonly gapWaitMs: number;
   /** … or until the row after it is this old (a backfill: its gaps were deleted rows long ago). */
   readonly gapAgeSeconds: number;
+  /**
+   * Between two chunks of a run, a rest this many times as long as the chunk took. On SQLite a chunk
+   * holds the main connection, so a backfill of millions of rows leaves the relay half of it.
+   */
+  readonly restRatio: number;
   readonly nowMs: () => number;
 }
 
-const DEFAULTS: RollupJobOptions = {
+const DEFAULTS: Omit<RollupJobOptions, 'restRatio'> = {
   chunkRows: 2000,
   gapWaitMs: 30_000,
   gapAgeSeconds: 300,
@@ -42,7 +41,8 @@ const DEFAULTS: RollupJobOptions = {
 /** Another instance moved the watermark first: this chunk is its, not ours. */
 class LostRace extends Error {}
 
-const nextTurn = () => new Promise<void>((done) => setImmediate(done));
+const rest = (ms: number) =>
+  new Promise<void>((done) => (ms > 0 ? setTimeout(done, ms) : setImmediate(done)));
 
 /**
  * The roll-up job: folds the log rows above the watermark into the cubes and the hours' id ranges,
@@ -58,7 +58,11 @@ const nextTurn = () => new Promise<void>((done) => setImmediate(done));
  * in; docs/architecture.md says so.
  */
 export const createRollupJob = (deps: RollupJobDeps, overrides: Partial<RollupJobOptions> = {}) => {
-  const options = { ...DEFAULTS, ...overrides };
+  const options: RollupJobOptions = {
+    ...DEFAULTS,
+    restRatio: deps.dialect === 'sqlite' ? 1 : 0,
+    ...overrides,
+  };
   /** Gaps (by their first missing id) and when this instance first saw each. */
   const gapsSeen = new Map<number, number>();
   let running: Promise<number> | undefined;
@@ -85,8 +89,12 @@ export const createRollupJob = (deps: RollupJobDeps, overrides: Partial<RollupJo
       .orderBy('id')
       .limit(options.chunkRows)
       .execute();
+    // MySQL: a chunk never ends at the newest row. Its INSERT … SELECT locks the row after the chunk
+    // (REPEATABLE READ's next-key lock): an existing row, never the table's end, where inserts go.
+    const candidates =
+      deps.dialect === 'mysql' && ahead.length < options.chunkRows ? ahead.slice(0, -1) : ahead;
     let to = from;
-    for (const row of ahead) {
+    for (const row of candidates) {
       const id = sqlNumber(row.id);
       if (id > to + 1 && !gapPassable(to + 1, sqlNumber(row.created_at))) break;
       to = id;
@@ -102,14 +110,9 @@ export const createRollupJob = (deps: RollupJobDeps, overrides: Partial<RollupJo
     try {
       return await deps.writeDb.transaction().execute(async (trx) => {
         if (!(await advanceWatermark(trx, from, to, nowSeconds()))) throw new LostRace();
-        const facts = await trx
-          .selectFrom('logs')
-          .select(FACT_COLUMNS)
-          .where('id', '>', from)
-          .where('id', '<=', to)
-          .execute();
-        await applyToCubes(trx, deps.dialect, facts, 1);
-        await applyToHours(trx, deps.dialect, facts);
+        const range = { after: from, through: to };
+        await foldIntoCubes(trx, deps.dialect, range, 1);
+        await foldIntoHours(trx, deps.dialect, range);
         return to - from;
       });
     } catch (error) {
@@ -124,10 +127,11 @@ export const createRollupJob = (deps: RollupJobDeps, overrides: Partial<RollupJo
       let total = 0;
       try {
         while (!stopped) {
+          const started = performance.now();
           const moved = await step();
           if (moved === 0) break;
           total += moved;
-          await nextTurn();
+          await rest((performance.now() - started) * options.restRatio);
         }
       } finally {
         running = undefined;

@@ -193,9 +193,12 @@ export const readSums = async (
   const db = withRollups(logDb);
   const cube = cubeFor(filters);
   const plan = planTimeWindow(window, groups.dayShift);
+  // A cube without day buckets reads the whole days from its hours.
+  const days = plan.days && cube.spans.includes(DAY) ? plan.days : undefined;
+  const hours = plan.days && !days ? [plan.days, ...plan.hours] : plan.hours;
   const branches = [
-    ...(plan.days ? [cubeBranch(db, cube, filters, groups, DAY, plan.days)] : []),
-    ...plan.hours.map((range) => cubeBranch(db, cube, filters, groups, HOUR, range, plan.skipHourAt)),
+    ...(days ? [cubeBranch(db, cube, filters, groups, DAY, days)] : []),
+    ...hours.map((range) => cubeBranch(db, cube, filters, groups, HOUR, range, plan.skipHourAt)),
     ...plan.edges.map((edge) => edgeBranch(db, filters, groups, edge)),
     tailBranch(db, filters, groups, window),
   ];

@@ -2,7 +2,7 @@ import { LOG_TYPE } from '@sluice/contract/statuses';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { expect } from 'vitest';
 import { bucketStart } from '../db/day-bucket.js';
-import { CUBES, DIMENSIONS, SPANS, withRollups, type Dimension } from '../db/log-rollup-tables.js';
+import { CUBES, DIMENSIONS, withRollups, type Dimension } from '../db/log-rollup-tables.js';
 import { sqlNumber } from '../db/sql-number.js';
 import type { Tables } from '../db/tables.js';
 import { readWatermark } from '../services/log-rollup-writes.js';
@@ -136,7 +136,7 @@ export const expectRollupsMatchLogs = async (db: Kysely<Tables>): Promise<void> 
   const rollups = withRollups(db);
   for (const cube of CUBES) {
     const others = DIMENSIONS.filter((dimension) => !cube.dimensions.includes(dimension));
-    for (const span of SPANS) {
+    for (const span of cube.spans) {
       const stored = await rollups
         .selectFrom(cube.name)
         .select(['bucket', ...cube.dimensions, 'requests', 'quota', 'prompt_tokens', 'completion_tokens'])
