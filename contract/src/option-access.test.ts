@@ -30,6 +30,8 @@ describe('option access', () => {
       // who may erase the audit trail
       'AuditLogRetentionDays',
       'TwoFactorRequiredForAdmins',
+      'OidcWellKnown',
+      'OidcGroupMapping',
       // one-api's, unknown to Sluice
       'OidcEnabled',
     ])

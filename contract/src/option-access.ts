@@ -16,6 +16,7 @@ import { isAdminRole, isRootRole } from './roles.js';
  *   (links that carry the user's id or token key);
  * - AuditLogRetentionDays: an administrator could age out the record of what they did;
  * - TwoFactorRequiredForAdmins: what an administrator's own sign-in needs is not theirs to lower;
+ * - the OpenID Connect settings (Oidc*): how people sign in, and which group a sign-in puts them in;
  * - options one-api knows and Sluice's table does not.
  *
  * What an administrator may change is what the role already governs: prices and quotas (the ratio

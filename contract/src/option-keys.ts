@@ -83,6 +83,22 @@ export const OPTION_DEFINITIONS = {
   AuditLogRetentionDays: int(0),
   /** Sluice's own: administrators must sign in with a second factor (their access tokens are unaffected). */
   TwoFactorRequiredForAdmins: bool(false),
+  /** OpenID Connect sign-in (one-api's keys): on, the client, and the issuer (or its discovery document's URL). */
+  OidcEnabled: bool(false),
+  OidcClientId: text(),
+  OidcClientSecret: secret(),
+  OidcWellKnown: text(),
+  /** Sluice's own: the scopes asked for, space-separated. */
+  OidcScopes: text('openid profile email'),
+  /** Sluice's own: the claim whose value names a new user. */
+  OidcUsernameClaim: text('preferred_username'),
+  /** Sluice's own: the email domains that may sign in, comma-separated (empty: any). */
+  OidcAllowedDomains: text(),
+  /** Sluice's own: the claim holding the user's groups at the provider, and which Sluice group each one maps to (JSON). */
+  OidcGroupClaim: text(),
+  OidcGroupMapping: text('{}'),
+  /** Sluice's own: whether a first OpenID Connect sign-in may create its user (RegisterEnabled must allow it too). */
+  OidcRegisterEnabled: bool(true),
 } as const satisfies Record<string, OptionDefinition>;
 
 export type OptionKey = keyof typeof OPTION_DEFINITIONS;

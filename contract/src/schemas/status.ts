@@ -20,5 +20,9 @@ export const statusSchema = z.object({
   chat_link: z.string(),
   quota_per_unit: z.number(),
   display_in_currency: z.boolean(),
+  /** OpenID Connect sign-in is on and configured (one-api's field; absent from older servers). */
+  oidc: z.boolean().default(false),
+  oidc_client_id: z.string().default(''),
+  oidc_well_known: z.string().default(''),
 });
 export type Status = z.infer<typeof statusSchema>;

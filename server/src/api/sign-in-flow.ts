@@ -11,7 +11,7 @@ import { ok } from './respond.js';
 import { replaceSession, startUserSession } from './session-helpers.js';
 
 /** How the first step of a sign-in was passed: the password form or a third party. */
-export type SignInMethod = 'password' | 'github' | 'lark' | 'wechat';
+export type SignInMethod = 'password' | 'github' | 'lark' | 'wechat' | 'oidc';
 
 /** How long a sign-in waits for its second factor. */
 export const SECOND_FACTOR_SECONDS = 300;

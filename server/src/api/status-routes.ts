@@ -1,6 +1,7 @@
 import type { Status } from '@sluice/contract/schemas/status';
 import { Hono } from 'hono';
 import { SLUICE_VERSION } from '../lib/version.js';
+import { oidcConfigured } from '../services/oidc-service.js';
 import type { OptionStore } from '../services/option-store.js';
 import type { AppEnv } from '../http/app-env.js';
 import { ok } from './respond.js';
@@ -27,6 +28,9 @@ export const statusOf = (options: OptionStore, startTime: number): Status => {
     chat_link: values.ChatLink,
     quota_per_unit: values.QuotaPerUnit,
     display_in_currency: values.DisplayInCurrencyEnabled,
+    oidc: oidcConfigured(values),
+    oidc_client_id: values.OidcClientId,
+    oidc_well_known: values.OidcWellKnown,
   };
 };
 

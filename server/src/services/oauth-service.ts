@@ -1,7 +1,6 @@
-import { USER_LIMITS } from '@sluice/contract/schemas/user';
 import { USER_STATUS } from '@sluice/contract/statuses';
-import { AppError, businessError } from '../lib/app-error.js';
-import { randomAlphanumeric, uuidHex } from '../lib/keys.js';
+import { businessError } from '../lib/app-error.js';
+import { randomAlphanumeric } from '../lib/keys.js';
 import { nowSeconds } from '../lib/time.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { CodeStore } from './code-store.js';
@@ -12,7 +11,7 @@ import {
   type OAuthProvider,
 } from './oauth-accounts.js';
 import type { ServiceDeps } from './service-deps.js';
-import { insertUser } from './user-creation.js';
+import { insertExternalUser } from './user-creation.js';
 import type { UserRow } from './user-record.js';
 
 export const USER_BANNED = 'the user is banned';
@@ -68,42 +67,18 @@ export const createOAuthService = (deps: ServiceDeps, codes: CodeStore, changes:
       .selectFrom('users')
       .select((eb) => eb.fn.max('id').as('max'))
       .executeTakeFirst();
-    let next = Number(max?.max ?? 0) + 1;
-    for (let attempt = 0; attempt < NAME_ATTEMPTS; attempt += 1, next += 1) {
-      const username = `${table.usernamePrefix}${next}`;
-      const taken = await db
-        .selectFrom('users')
-        .select('id')
-        .where('username', '=', username)
-        .executeTakeFirst();
-      if (taken) continue;
-      try {
-        return await db.transaction().execute((trx) =>
-          insertUser(
-            trx,
-            dialect,
-            {
-              username,
-              // Never told to anyone: the user signs in through the provider, or sets a password later.
-              password: uuidHex(),
-              displayName: (external.displayName || table.defaultDisplayName).slice(
-                0,
-                USER_LIMITS.displayNameMax,
-              ),
-              // A provider's address longer than a user's email may be is left out rather than refused.
-              email: external.email.length <= USER_LIMITS.emailMax ? external.email : '',
-              ...(provider === 'github' ? { githubId: external.id } : {}),
-              ...(provider === 'lark' ? { larkId: external.id } : {}),
-              ...(provider === 'wechat' ? { wechatId: external.id } : {}),
-            },
-            options.values,
-          ),
-        );
-      } catch (error) {
-        if (!(error instanceof AppError && error.message === 'username already taken')) throw error;
-      }
-    }
-    throw businessError('could not find a free username, please try again');
+    const first = Number(max?.max ?? 0) + 1;
+    const names = Array.from(
+      { length: NAME_ATTEMPTS },
+      (_, index) => `${table.usernamePrefix}${first + index}`,
+    );
+    return insertExternalUser(db, dialect, options.values, names, {
+      displayName: external.displayName || table.defaultDisplayName,
+      email: external.email,
+      ...(provider === 'github' ? { githubId: external.id } : {}),
+      ...(provider === 'lark' ? { larkId: external.id } : {}),
+      ...(provider === 'wechat' ? { wechatId: external.id } : {}),
+    });
   };
 
   /** Login mode: the user bound to the account, or a new one when registration is open. */

@@ -6,6 +6,7 @@ import {
   type OptionDefinition,
   type OptionKey,
 } from '@sluice/contract/option-keys';
+import { readOidcGroupMapping } from '@sluice/contract/schemas/oidc';
 import type { Option } from '@sluice/contract/schemas/option';
 import { checkRatioMap } from '@sluice/contract/ratio-map';
 import type { Kysely } from 'kysely';
@@ -60,7 +61,7 @@ const typed = (raw: ReadonlyMap<string, string>): OptionValues => {
   return values as unknown as OptionValues;
 };
 
-/** Cross-option rules one-api checks before turning a feature on. */
+/** Cross-option rules one-api checks before turning a feature on, and the shape of Sluice's JSON texts. */
 const checkPrerequisites = (key: string, value: string, raw: ReadonlyMap<string, string>): void => {
   const requires: Record<string, [string, string]> = {
     GitHubOAuthEnabled: ['GitHubClientId', 'fill in the GitHub Client Id before enabling GitHub OAuth'],
@@ -70,9 +71,17 @@ const checkPrerequisites = (key: string, value: string, raw: ReadonlyMap<string,
     ],
     TurnstileCheckEnabled: ['TurnstileSiteKey', 'fill in the Turnstile site key before enabling Turnstile'],
     EmailDomainRestrictionEnabled: ['EmailDomainWhitelist', 'fill in the email domain whitelist first'],
+    OidcEnabled: [
+      'OidcWellKnown',
+      'fill in the OpenID Connect issuer before enabling OpenID Connect sign-in',
+    ],
   };
   const rule = requires[key];
   if (rule && value === 'true' && (raw.get(rule[0]) ?? '').trim() === '') throw businessError(rule[1]);
+  if (key === 'OidcGroupMapping') {
+    const mapping = readOidcGroupMapping(value);
+    if (!mapping.ok) throw businessError(mapping.message);
+  }
 };
 
 /** The ratio maps the console sees merged over their built-in defaults. */

@@ -8,6 +8,7 @@ import { createRollupJob } from './log-rollup-job.js';
 import { createLogService } from './log-service.js';
 import { createMailer } from './mailer.js';
 import { createOAuthService } from './oauth-service.js';
+import { createOidcService } from './oidc-service.js';
 import type { ServiceDeps } from './service-deps.js';
 import { createSessionStore } from './session-store.js';
 import { createQuotaService } from './quota-service.js';
@@ -42,6 +43,7 @@ export const createServices = (deps: ServiceDeps) => {
   const humanCheck = createHumanCheck(deps);
   const audit = createAuditService(deps);
   const twoFactor = createTwoFactorService(deps);
+  const oidc = createOidcService(deps, changes);
   return {
     deps,
     options: deps.options,
@@ -63,6 +65,7 @@ export const createServices = (deps: ServiceDeps) => {
     humanCheck,
     audit,
     twoFactor,
+    oidc,
   };
 };
 

@@ -16,6 +16,11 @@ const sessionDataSchema = z.object({
   mfa_until: z.number().optional(),
   /** How its first step was passed (password, github…), for the audit row. */
   mfa_method: z.string().optional(),
+  /** An OpenID Connect sign-in in progress: the checks of its authorization request, until when it may end. */
+  oidc_state: z.string().optional(),
+  oidc_nonce: z.string().optional(),
+  oidc_verifier: z.string().optional(),
+  oidc_until: z.number().optional(),
 });
 export type SessionData = z.infer<typeof sessionDataSchema>;
 

@@ -1,10 +1,11 @@
+import { USER_LIMITS } from '@sluice/contract/schemas/user';
 import { LOG_TYPE } from '@sluice/contract/statuses';
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Dialect } from '../db/dsn.js';
 import { executeInsertId } from '../db/insert-id.js';
 import type { Tables } from '../db/tables.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
-import { businessError } from '../lib/app-error.js';
+import { AppError, businessError } from '../lib/app-error.js';
 import { generateAffCode, generateTokenKey, uuidHex } from '../lib/keys.js';
 import { hashPassword } from '../lib/password.js';
 import { nowSeconds } from '../lib/time.js';
@@ -21,6 +22,9 @@ export interface NewUser {
   readonly githubId?: string;
   readonly wechatId?: string;
   readonly larkId?: string;
+  readonly oidcId?: string;
+  /** The user's group ('default' when not given): an OpenID Connect sign-in's mapped group. */
+  readonly group?: string;
 }
 
 /**
@@ -51,12 +55,12 @@ export const insertUser = async (
       github_id: input.githubId ?? '',
       wechat_id: input.wechatId ?? '',
       lark_id: input.larkId ?? '',
-      oidc_id: '',
+      oidc_id: input.oidcId ?? '',
       access_token: uuidHex(),
       quota: options.QuotaForNewUser,
       used_quota: 0,
       request_count: 0,
-      group: 'default',
+      group: input.group ?? 'default',
       aff_code: generateAffCode(),
       inviter_id: input.inviterId ?? 0,
     };
@@ -133,4 +137,39 @@ const rewardInvite = async (
       content: `gift for inviting a user ${formatLogQuota(options.QuotaForInviter, options)}`,
     });
   }
+};
+
+/**
+ * A user signing in through a third party: the first free name of `names` (a name taken meanwhile
+ * moves on to the next), a password no one is told (they sign in through the provider, or set one
+ * later), the display name and address cut or left out to fit. Answers the new user's id.
+ */
+export const insertExternalUser = async (
+  db: Kysely<Tables>,
+  dialect: Dialect,
+  options: OptionValues,
+  names: AsyncIterable<string> | Iterable<string>,
+  input: Omit<NewUser, 'username' | 'password'>,
+): Promise<number> => {
+  for await (const username of names) {
+    try {
+      return await db.transaction().execute((trx) =>
+        insertUser(
+          trx,
+          dialect,
+          {
+            ...input,
+            username,
+            password: uuidHex(),
+            displayName: (input.displayName || username).slice(0, USER_LIMITS.displayNameMax),
+            email: (input.email ?? '').length <= USER_LIMITS.emailMax ? input.email : '',
+          },
+          options,
+        ),
+      );
+    } catch (error) {
+      if (!(error instanceof AppError && error.message === 'username already taken')) throw error;
+    }
+  }
+  throw businessError('could not find a free username, please try again');
 };

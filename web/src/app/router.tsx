@@ -29,6 +29,10 @@ const publicRoutes: RouteObject[] = [
     path: 'oauth/lark',
     lazy: lazyPage(() => import('../features/auth/oauth-callback-page.js'), 'LarkCallbackPage'),
   },
+  {
+    path: 'oauth/oidc',
+    lazy: lazyPage(() => import('../features/auth/oauth-callback-page.js'), 'OidcCallbackPage'),
+  },
   { path: 'about', lazy: lazyPage(() => import('../features/site/about-page.js'), 'AboutPage') },
   { path: 'chat', lazy: lazyPage(() => import('../features/site/chat-page.js'), 'ChatPage') },
 ];

@@ -27,3 +27,15 @@ export const openLarkLogin = async (appId: string): Promise<void> => {
   const state = await fetchOAuthState();
   globalThis.open(larkAuthorizeUrl(appId, state, globalThis.location.origin), '_self');
 };
+
+/**
+ * OpenID Connect: the server makes the authorization request (PKCE, state and nonce kept in the
+ * session) and answers its address; the browser goes there. The callback is /oauth/oidc.
+ */
+export const openOidcLogin = async (): Promise<void> => {
+  const url = await api.get('/api/oauth/oidc/authorize', z.string());
+  globalThis.open(url, '_self');
+};
+
+/** DELETE /api/oauth/oidc/bind: the signed-in user's OpenID Connect account unbound. */
+export const unbindOidc = () => api.send('DELETE', '/api/oauth/oidc/bind');

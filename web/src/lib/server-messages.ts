@@ -50,12 +50,22 @@ export const SERVER_MESSAGES: Readonly<Record<string, ServerMessageKey>> = {
   'two-factor authentication is required for administrators: turn it on in the personal settings':
     'twoFactorRequired',
   'the sign-in has expired or was not started: sign in again': 'signInExpired',
+  'the administrator has not enabled sign-in with OpenID Connect': 'oidcOff',
+  'this email domain may not sign in with OpenID Connect': 'oidcDomainRefused',
+  'this OpenID Connect account is already bound': 'oidcAlreadyBound',
+  'the OpenID provider did not say who signed in': 'oidcNoSubject',
+  'the OpenID Connect issuer is not a valid URL': 'oidcIssuerInvalid',
+  'fill in the OpenID Connect issuer before enabling OpenID Connect sign-in': 'oidcIssuerRequired',
+  'OidcGroupMapping must be a JSON object of claim values and group names, e.g. {"admins": "vip"}':
+    'oidcGroupMappingInvalid',
 };
 
 /** Messages that carry a detail after a fixed start. */
 export const SERVER_MESSAGE_PREFIXES: readonly (readonly [string, ServerMessageKey])[] = [
   ['invalid parameter: ', 'invalidParameterDetail'],
   ['failed to send email: ', 'emailFailed'],
+  ['the OpenID Connect sign-in failed: ', 'oidcFailed'],
+  ['the OpenID provider cannot be reached: ', 'oidcUnreachable'],
 ];
 
 /** The translation of a server message, or the message itself when the console does not know it. */

@@ -29,6 +29,9 @@ const status = {
   chat_link: '',
   quota_per_unit: 500000,
   display_in_currency: true,
+  oidc: false,
+  oidc_client_id: '',
+  oidc_well_known: '',
 };
 
 describe('browser storage', () => {

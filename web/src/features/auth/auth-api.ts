@@ -58,12 +58,14 @@ export const confirmPasswordReset = (email: string, token: string) =>
 
 export const wechatLogin = (code: string) => api.get('/api/oauth/wechat', signInAnswerSchema, { code });
 
-export type OAuthProvider = 'github' | 'lark';
+export type OAuthProvider = 'github' | 'lark' | 'oidc';
 
 /** The callback call: `{bound: true}` when the message is 'bind', else the sign-in's answer. */
-export const finishOAuth = async (provider: OAuthProvider, code: string, state: string) => {
+export const finishOAuth = async (provider: OAuthProvider, query: Readonly<Record<string, string>>) => {
+  // GitHub and Lark: code and state; OpenID Connect: the provider's whole answer (code, state, iss…).
+  const sent = provider === 'oidc' ? query : { code: query['code'] ?? '', state: query['state'] ?? '' };
   const result = await apiCall('GET', `/api/oauth/${provider}`, {
-    query: { code, state },
+    query: sent,
     schema: z.unknown(),
   });
   if (result.message === 'bind') return { bound: true as const };

@@ -1,11 +1,11 @@
 import { ActionIcon, Divider, Group, Tooltip } from '@mantine/core';
-import { IconBrandGithub, IconBrandWechat, IconFeather } from '@tabler/icons-react';
+import { IconBrandGithub, IconBrandWechat, IconFeather, IconKey } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CodeDialog } from '../../components/code-dialog.js';
-import { openGitHubLogin, openLarkLogin } from '../../lib/oauth.js';
+import { openGitHubLogin, openLarkLogin, openOidcLogin } from '../../lib/oauth.js';
 import { signIn } from '../../lib/session.js';
 import { useStatus } from '../../lib/status.js';
 import { showSuccess } from '../../lib/toast.js';
@@ -19,6 +19,7 @@ export const OAuthButtons = () => {
   const [wechatOpen, setWechatOpen] = useState(false);
   const github = useMutation({ mutationFn: openGitHubLogin });
   const lark = useMutation({ mutationFn: openLarkLogin });
+  const oidc = useMutation({ mutationFn: openOidcLogin });
   const wechat = useMutation({
     mutationFn: wechatLogin,
     onSuccess: async (answer) => {
@@ -36,7 +37,8 @@ export const OAuthButtons = () => {
   const showGitHub = status.github_oauth;
   const showWeChat = status.wechat_login;
   const showLark = status.lark_client_id !== '';
-  if (!showGitHub && !showWeChat && !showLark) return null;
+  const showOidc = status.oidc;
+  if (!showGitHub && !showWeChat && !showLark && !showOidc) return null;
 
   return (
     <>
@@ -84,6 +86,21 @@ export const OAuthButtons = () => {
               data-testid="oauth-lark"
             >
               <IconFeather size={22} color="var(--mantine-color-blue-6)" />
+            </ActionIcon>
+          </Tooltip>
+        )}
+        {showOidc && (
+          <Tooltip label={t('oidc.login')}>
+            <ActionIcon
+              size={44}
+              radius="xl"
+              variant="default"
+              aria-label={t('oidc.login')}
+              loading={oidc.isPending}
+              onClick={() => oidc.mutate()}
+              data-testid="oauth-oidc"
+            >
+              <IconKey size={22} color="var(--mantine-color-violet-6)" />
             </ActionIcon>
           </Tooltip>
         )}

@@ -37,12 +37,11 @@ const OAuthCallback = ({ provider }: { provider: OAuthProvider }) => {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    const code = params.get('code') ?? '';
-    const state = params.get('state') ?? '';
+    const query = Object.fromEntries(params);
     const run = async () => {
       for (let attempt = 1; attempt <= OAUTH_MAX_ATTEMPTS; attempt += 1) {
         try {
-          const result = await finishOAuth(provider, code, state);
+          const result = await finishOAuth(provider, query);
           if (result.bound) {
             showSuccess(t('oauth.bound'));
             await navigate('/setting');
@@ -79,3 +78,4 @@ const OAuthCallback = ({ provider }: { provider: OAuthProvider }) => {
 
 export const GitHubCallbackPage = () => <OAuthCallback provider="github" />;
 export const LarkCallbackPage = () => <OAuthCallback provider="lark" />;
+export const OidcCallbackPage = () => <OAuthCallback provider="oidc" />;

@@ -26,6 +26,9 @@ const status = {
   chat_link: '',
   quota_per_unit: 500000,
   display_in_currency: true,
+  oidc: false,
+  oidc_client_id: '',
+  oidc_well_known: '',
 };
 const alice = { id: 7, username: 'alice', display_name: 'Alice', role: 1, status: 1 };
 

@@ -55,6 +55,7 @@ export const enOptions = {
       pusher: 'Message pusher',
       turnstile: 'Turnstile (human check)',
       security: 'Account security',
+      oidc: 'OpenID Connect (single sign-on)',
       personalisation: 'Personalisation',
       cleanup: 'Clear history logs',
     },
@@ -70,6 +71,7 @@ export const enOptions = {
         'The address and access token of a WeChat login server, and the QR code of its official account.',
       pusher: 'Where notifications to the super administrator are pushed (message-pusher).',
       turnstile: 'The site key and secret key of a Cloudflare Turnstile widget.',
+      oidc: 'Any OpenID Connect provider (Keycloak, Okta, Entra ID, Google…): register a client with the redirect URL {{server}}/oauth/oidc. Users are found by their subject; a first sign-in creates the user (when registration allows it) named by the username claim.',
       security:
         'Turn on your own two-factor authentication (personal settings) before requiring it of administrators: a session without it is refused the administration pages; system access tokens are not concerned. The audit log records every administrative change and every sign-in.',
       whitelist: 'With the restriction on, registration with an email address accepts only these domains.',
@@ -102,6 +104,16 @@ export const enOptions = {
       TurnstileSecretKey: 'Turnstile secret key',
       AuditLogRetentionDays: 'Audit log retention (days)',
       TwoFactorRequiredForAdmins: 'Administrators must use two-factor sign-in',
+      OidcEnabled: 'OpenID Connect sign-in',
+      OidcRegisterEnabled: 'New users from OpenID Connect',
+      OidcWellKnown: 'Issuer URL',
+      OidcClientId: 'Client ID',
+      OidcClientSecret: 'Client secret',
+      OidcScopes: 'Scopes',
+      OidcUsernameClaim: 'Username claim',
+      OidcAllowedDomains: 'Allowed email domains',
+      OidcGroupClaim: 'Group claim',
+      OidcGroupMapping: 'Group mapping',
       TopUpLink: 'Top-up link',
       ChatLink: 'Chat page link',
       QuotaPerUnit: 'Quota per unit (per US dollar)',
@@ -149,6 +161,8 @@ export const enOptions = {
       About: 'Markdown, HTML, or an address to show in a frame on the About page.',
       Footer: 'HTML replacing the default footer.',
       AuditLogRetentionDays: 'Rows older than this are deleted every hour; 0 keeps every row.',
+      OidcGroupMapping:
+        'JSON: a value of the group claim → the group the user is put in (on every sign-in). Empty: no mapping.',
       CacheReadRatio:
         'Per model: the price of a prompt token the provider read from its cache, as a share of the input price (unlisted models: 1). Shown merged over the providers’ prices.',
       CacheWriteRatio:
@@ -171,6 +185,10 @@ export const enOptions = {
       MessagePusherAddress: 'https://msgpusher.com/push/your-username',
       SystemName: 'Sluice',
       Logo: 'https://example.com/logo.png',
+      OidcWellKnown: 'https://id.example.com/realms/main (or its /.well-known/openid-configuration)',
+      OidcAllowedDomains: 'example.com, example.org (empty: any)',
+      OidcGroupClaim: 'groups (empty: no mapping)',
+      OidcGroupMapping: '{"llm-admins": "vip"}',
     },
   },
 };

@@ -86,4 +86,10 @@ export const enSecurity = {
       'Remove this user’s second factors? They sign in with their password alone until they set one up again.',
     resetDone: 'Two-factor authentication reset.',
   },
+  oidc: {
+    login: 'Single sign-on',
+    name: 'Single sign-on (OpenID Connect)',
+    unbind: 'Unbind',
+    unbound: 'Single sign-on account unbound!',
+  },
 };

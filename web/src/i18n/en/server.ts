@@ -44,5 +44,15 @@ export const enServer = {
     twoFactorRequired:
       'two-factor authentication is required for administrators: turn it on in the personal settings',
     signInExpired: 'the sign-in has expired or was not started: sign in again',
+    oidcOff: 'the administrator has not enabled sign-in with OpenID Connect',
+    oidcDomainRefused: 'this email domain may not sign in with OpenID Connect',
+    oidcAlreadyBound: 'this OpenID Connect account is already bound',
+    oidcNoSubject: 'the OpenID provider did not say who signed in',
+    oidcIssuerInvalid: 'the OpenID Connect issuer is not a valid URL',
+    oidcIssuerRequired: 'fill in the OpenID Connect issuer before enabling OpenID Connect sign-in',
+    oidcGroupMappingInvalid:
+      'OidcGroupMapping must be a JSON object of claim values and group names, e.g. {"admins": "vip"}',
+    oidcFailed: 'the OpenID Connect sign-in failed: {{detail}}',
+    oidcUnreachable: 'the OpenID provider cannot be reached: {{detail}}',
   },
 };

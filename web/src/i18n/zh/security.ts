@@ -87,4 +87,10 @@ export const zhSecurity: Catalogue<typeof enSecurity> = {
     resetConfirm: '移除该用户的两步验证？在其重新设置之前，仅凭密码即可登录。',
     resetDone: '两步验证已重置。',
   },
+  oidc: {
+    login: '单点登录',
+    name: '单点登录（OpenID Connect）',
+    unbind: '解绑',
+    unbound: '单点登录账户已解绑！',
+  },
 };

@@ -1,10 +1,10 @@
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconBrandGithub, IconBrandWechat, IconFeather, IconMail } from '@tabler/icons-react';
+import { IconBrandGithub, IconBrandWechat, IconFeather, IconKey, IconMail } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CodeDialog } from '../../../components/code-dialog.js';
-import { openGitHubLogin, openLarkLogin } from '../../../lib/oauth.js';
+import { openGitHubLogin, openLarkLogin, openOidcLogin, unbindOidc } from '../../../lib/oauth.js';
 import { useStatus } from '../../../lib/status.js';
 import { showSuccess } from '../../../lib/toast.js';
 import { EmailBindDialog } from './email-bind-dialog.js';
@@ -48,7 +48,10 @@ const Binding = ({
   );
 };
 
-/** Account bindings (spec §2): WeChat (QR + code), GitHub, Lark and email, as the status enables them. */
+/**
+ * Account bindings (spec §2): WeChat (QR + code), GitHub, Lark, OpenID Connect (bind and unbind) and
+ * email, as the status enables them.
+ */
 export const AccountBindings = () => {
   const { t } = useTranslation();
   const status = useStatus();
@@ -67,7 +70,16 @@ export const AccountBindings = () => {
   });
   const github = useMutation({ mutationFn: openGitHubLogin });
   const lark = useMutation({ mutationFn: openLarkLogin });
+  const oidc = useMutation({ mutationFn: openOidcLogin });
+  const unbind = useMutation({
+    mutationFn: unbindOidc,
+    onSuccess: async () => {
+      showSuccess(t('oidc.unbound'));
+      await refresh();
+    },
+  });
   const user = self.data;
+  const oidcBound = (user?.oidc_id ?? '') !== '';
 
   return (
     <Stack gap="sm" data-testid="account-bindings">
@@ -118,6 +130,37 @@ export const AccountBindings = () => {
               >
                 {t('setting.binding.bind')}
               </Button>
+            }
+          />
+        )}
+        {(status?.oidc || oidcBound) && (
+          <Binding
+            icon={<IconKey size={24} color="var(--mantine-color-violet-6)" />}
+            name={t('oidc.name')}
+            value={user?.oidc_id ?? ''}
+            action={
+              oidcBound ? (
+                <Button
+                  size="compact-sm"
+                  variant="light"
+                  color="red"
+                  loading={unbind.isPending}
+                  onClick={() => unbind.mutate()}
+                  data-testid="unbind-oidc"
+                >
+                  {t('oidc.unbind')}
+                </Button>
+              ) : (
+                <Button
+                  size="compact-sm"
+                  variant="light"
+                  loading={oidc.isPending}
+                  onClick={() => oidc.mutate()}
+                  data-testid="bind-oidc"
+                >
+                  {t('setting.binding.bind')}
+                </Button>
+              )
             }
           />
         )}

@@ -6,7 +6,7 @@ import { WhitelistSection } from './whitelist-section.js';
 /**
  * The system settings tab (root), sections of spec §2: server address; login and registration
  * switches; email domain whitelist; SMTP; GitHub OAuth; Lark OAuth; WeChat login server; message
- * pusher; Turnstile; account security (administrators' second factor, the audit log's retention). Secret fields are never pre-filled and are saved only when typed.
+ * pusher; Turnstile; OpenID Connect; account security (administrators' second factor, the audit log's retention). Secret fields are never pre-filled and are saved only when typed.
  */
 export const SystemSettings = () => {
   const { t } = useTranslation();
@@ -99,6 +99,29 @@ export const SystemSettings = () => {
           title={t('options.section.turnstile')}
           description={t('options.sectionHint.turnstile')}
           fields={[{ key: 'TurnstileSiteKey' }, { key: 'TurnstileSecretKey' }]}
+        />,
+        <OptionSection
+          key="oidc"
+          id="oidc"
+          title={t('options.section.oidc')}
+          description={t('options.sectionHint.oidc', { server })}
+          switches={['OidcEnabled', 'OidcRegisterEnabled']}
+          fields={[
+            { key: 'OidcWellKnown', placeholder: t('options.placeholder.OidcWellKnown'), wide: true },
+            { key: 'OidcClientId' },
+            { key: 'OidcClientSecret' },
+            { key: 'OidcScopes' },
+            { key: 'OidcUsernameClaim' },
+            { key: 'OidcAllowedDomains', placeholder: t('options.placeholder.OidcAllowedDomains') },
+            { key: 'OidcGroupClaim', placeholder: t('options.placeholder.OidcGroupClaim') },
+            {
+              key: 'OidcGroupMapping',
+              multiline: true,
+              wide: true,
+              placeholder: t('options.placeholder.OidcGroupMapping'),
+              description: t('options.hint.OidcGroupMapping'),
+            },
+          ]}
         />,
         <OptionSection
           key="security"
