@@ -10,17 +10,23 @@ import {
 } from './log-filter-model.js';
 
 describe('log filters', () => {
-  it('default to epoch 0 until now plus one hour', () => {
-    const now = Date.UTC(2024, 0, 1);
+  it('default to the last 7 days until now plus one hour', () => {
+    const now = Date.UTC(2024, 0, 8);
     expect(defaultLogFilters(now)).toMatchObject({
       type: LOG_TYPE.unknown,
-      start_timestamp: 0,
+      start_timestamp: Date.UTC(2024, 0, 1) / 1000,
       end_timestamp: now / 1000 + 3600,
     });
   });
 
   it('send username and channel for admins only', () => {
-    const filters = { ...defaultLogFilters(0), token_name: ' key ', username: 'bob', channel: 3 };
+    const filters = {
+      ...defaultLogFilters(0),
+      start_timestamp: 0,
+      token_name: ' key ',
+      username: 'bob',
+      channel: 3,
+    };
     expect(logQuery(filters, false)).toEqual({
       type: LOG_TYPE.unknown,
       token_name: 'key',

