@@ -155,10 +155,46 @@ describe('SQLite thread databases (a real file)', () => {
     expect(turns).toBeGreaterThan(20);
   });
 
-  it('refuses transactions on a thread database', async () => {
+  it('refuses transactions on the read thread', async () => {
     await expect(database.readDb.transaction().execute(() => Promise.resolve())).rejects.toThrow(
       /single statements/,
     );
+  });
+
+  it('runs a transaction on the maintenance thread, the main connection held from BEGIN to COMMIT', async () => {
+    const seen: string[] = [];
+    let finish = () => undefined as void;
+    const finishing = new Promise<void>((done) => (finish = done));
+    const transaction = database.maintenanceDb.transaction().execute(async (trx) => {
+      await trx.insertInto('logs').values(logRow(500)).execute();
+      seen.push('first row');
+      await finishing;
+      await trx.insertInto('logs').values(logRow(501)).execute();
+    });
+    while (!seen.includes('first row')) await new Promise((done) => setTimeout(done, 5));
+    const mainRead = database.db
+      .selectFrom('logs')
+      .select('id')
+      .where('created_at', 'in', [500, 501])
+      .execute()
+      .then((rows) => seen.push(`main read ${rows.length}`));
+    await new Promise((done) => setTimeout(done, 100));
+    expect(seen).toEqual(['first row']);
+    finish();
+    await transaction;
+    await mainRead;
+    expect(seen).toEqual(['first row', 'main read 2']);
+  });
+
+  it('rolls a failed maintenance transaction back and gives the main connection back', async () => {
+    await expect(
+      database.maintenanceDb.transaction().execute(async (trx) => {
+        await trx.insertInto('logs').values(logRow(600)).execute();
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    const rows = await database.db.selectFrom('logs').select('id').where('created_at', '=', 600).execute();
+    expect(rows).toEqual([]);
   });
 });
 
