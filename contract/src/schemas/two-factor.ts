@@ -21,6 +21,8 @@ export type TwoFactorCodeRequest = z.infer<typeof twoFactorCodeRequestSchema>;
 export const twoFactorStatusSchema = z.object({
   totp: z.boolean(),
   recovery_codes: z.number(),
+  /** How many passkeys the caller has (each is a second factor, and a sign-in on its own). */
+  passkeys: z.number(),
   /** TwoFactorRequiredForAdmins is on and the caller is an administrator. */
   required: z.boolean(),
 });

@@ -12,6 +12,7 @@ import { channelRoutes } from './channel-routes.js';
 import { groupRoutes } from './group-routes.js';
 import { logRoutes } from './log-routes.js';
 import { oauthRoutes } from './oauth-routes.js';
+import { passkeyRoutes } from './passkey-routes.js';
 import { optionRoutes } from './option-routes.js';
 import { redemptionRoutes } from './redemption-routes.js';
 import { tokenRoutes } from './token-routes.js';
@@ -37,6 +38,7 @@ export const API_ROUTES: readonly [path: string, build: (deps: RouteDeps) => Hon
   ['/', (deps) => accountMailRoutes(deps.services, deps.critical)],
   ['/user', (deps) => userRoutes(deps.services, deps.critical)],
   ['/user', (deps) => twoFactorRoutes(deps.services, deps.critical)],
+  ['/user', (deps) => passkeyRoutes(deps.services, deps.critical)],
   ['/user', (deps) => userDashboardRoutes(deps.services)],
   ['/user', (deps) => userModelRoutes(deps.services)],
   ['/user', (deps) => userAdminRoutes(deps.services)],

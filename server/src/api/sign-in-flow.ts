@@ -11,7 +11,7 @@ import { ok } from './respond.js';
 import { replaceSession, startUserSession } from './session-helpers.js';
 
 /** How the first step of a sign-in was passed: the password form or a third party. */
-export type SignInMethod = 'password' | 'github' | 'lark' | 'wechat' | 'oidc';
+export type SignInMethod = 'password' | 'github' | 'lark' | 'wechat' | 'oidc' | 'passkey';
 
 /** How long a sign-in waits for its second factor. */
 export const SECOND_FACTOR_SECONDS = 300;
@@ -74,14 +74,14 @@ export const finishSignIn = async (
   user: UserRow,
   method: SignInMethod,
 ) => {
-  const totp = await services.twoFactor.hasTotp(user.id);
-  if (totp) {
+  const factors = await services.twoFactor.factorsOf(user.id);
+  if (factors.totp || factors.passkey) {
     await replaceSession(c, services, 0, {
       mfa_user: user.id,
       mfa_until: nowSeconds() + SECOND_FACTOR_SECONDS,
       mfa_method: method,
     });
-    const challenge: SignInChallenge = { require_2fa: true, totp, passkey: false };
+    const challenge: SignInChallenge = { require_2fa: true, ...factors };
     return ok(c, challenge);
   }
   await startUserSession(c, services, user.id);

@@ -58,6 +58,7 @@ describe.each(testDialects())('two-factor sign-in with TOTP on %s', (dialect) =>
     expect((await user.client.get('/api/user/2fa')).body.data).toEqual({
       totp: true,
       recovery_codes: 10,
+      passkeys: 0,
       required: false,
     });
     const stored = await test.sluice.database.db.selectFrom('sluice_recovery_codes').selectAll().execute();
@@ -175,8 +176,8 @@ describe.each(testDialects())('two-factor sign-in with TOTP on %s', (dialect) =>
     const [reset] = (await root.get('/api/audit/?object_type=two_factor&action=reset')).body
       .data as AuditRow[];
     expect(reset).toMatchObject({ username: 'gadmin', object_id: String(user.id) });
-    expect(JSON.parse(reset?.before ?? '')).toEqual({ totp: true, recovery_codes: 10 });
-    expect(JSON.parse(reset?.after ?? '')).toEqual({ totp: false, recovery_codes: 0 });
+    expect(JSON.parse(reset?.before ?? '')).toEqual({ totp: true, recovery_codes: 10, passkeys: [] });
+    expect(JSON.parse(reset?.after ?? '')).toEqual({ totp: false, recovery_codes: 0, passkeys: [] });
   });
 
   it('requires a second factor of administrators when the option is on, never of access tokens', async () => {

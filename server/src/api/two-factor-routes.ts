@@ -1,13 +1,13 @@
 import { ROLES, isRootRole } from '@sluice/contract/roles';
 import { twoFactorCodeRequestSchema } from '@sluice/contract/schemas/two-factor';
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { businessError } from '../lib/app-error.js';
 import type { Services } from '../services/services.js';
 import { toLoginRecord } from '../services/user-record.js';
 import type { AppEnv } from '../http/app-env.js';
-import { auditActorOf, auditIpOf } from './middleware/audit-trail.js';
 import { requireRole } from './middleware/auth.js';
 import { ok, readId, readJson } from './respond.js';
+import { recordOwnSecondFactor } from './second-factor-audit.js';
 import { startUserSession } from './session-helpers.js';
 import { attemptSignIn, pendingSignIn, recordSignIn } from './sign-in-flow.js';
 
@@ -23,21 +23,6 @@ export const twoFactorRoutes = (services: Services, critical: MiddlewareHandler)
   const signedIn = requireRole(services, ROLES.common);
   const admin = requireRole(services, ROLES.admin);
   const twoFactor = services.twoFactor;
-
-  /** The caller's own change to their second factor, as an audit row. */
-  const recordOwn = async (c: Context<AppEnv>, action: 'enable' | 'disable', on: boolean) => {
-    const actor = auditActorOf(c);
-    if (!actor) return;
-    await services.audit.record({
-      actor,
-      ip: auditIpOf(c, services),
-      action,
-      object: 'two_factor',
-      objectId: String(actor.id),
-      before: { totp: !on },
-      after: { totp: on },
-    });
-  };
 
   routes.post('/login/2fa', critical, async (c) => {
     const { code } = await readJson(c, twoFactorCodeRequestSchema);
@@ -55,13 +40,13 @@ export const twoFactorRoutes = (services: Services, critical: MiddlewareHandler)
   routes.post('/2fa/totp/enable', enrolling, critical, async (c) => {
     const { code } = await readJson(c, twoFactorCodeRequestSchema);
     const codes = await twoFactor.enable(c.get('user').id, code);
-    await recordOwn(c, 'enable', true);
+    await recordOwnSecondFactor(c, services, 'enable', { before: { totp: false }, after: { totp: true } });
     return ok(c, { recovery_codes: codes });
   });
   routes.post('/2fa/totp/disable', signedIn, critical, async (c) => {
     const { code } = await readJson(c, twoFactorCodeRequestSchema);
     await twoFactor.disable(c.get('user').id, code);
-    await recordOwn(c, 'disable', false);
+    await recordOwnSecondFactor(c, services, 'disable', { before: { totp: true }, after: { totp: false } });
     return ok(c);
   });
   routes.post('/2fa/recovery_codes', signedIn, critical, async (c) => {

@@ -196,6 +196,23 @@ export interface RecoveryCodesTable {
   code_hash: string;
 }
 
+/** Sluice's own (0010): WebAuthn credentials (passkeys), each a sign-in on its own or a second factor. */
+export interface PasskeysTable {
+  id: Id;
+  user_id: number;
+  /** The credential id (base64url), unique. */
+  credential_id: string;
+  name: string;
+  /** The COSE public key (base64url). */
+  public_key: string;
+  counter: number;
+  /** Comma-separated transports the authenticator named (usb, internal, hybrid…). */
+  transports: string;
+  backed_up: number;
+  created_at: number;
+  last_used_at: number;
+}
+
 export interface Tables {
   users: UsersTable;
   tokens: TokensTable;
@@ -212,4 +229,5 @@ export interface Tables {
   sluice_audit_log: AuditLogTable;
   sluice_totp: TotpTable;
   sluice_recovery_codes: RecoveryCodesTable;
+  sluice_passkeys: PasskeysTable;
 }

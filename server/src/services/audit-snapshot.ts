@@ -58,7 +58,17 @@ export const createAuditSnapshots = (db: Kysely<Tables>, options: OptionStore) =
         .select((eb) => eb.fn.countAll().as('count'))
         .where('user_id', '=', numeric)
         .executeTakeFirst();
-      return { totp: sqlNumber(totp?.confirmed_at ?? 0) > 0, recovery_codes: sqlNumber(codes?.count) };
+      const passkeys = await db
+        .selectFrom('sluice_passkeys')
+        .select('name')
+        .where('user_id', '=', numeric)
+        .orderBy('id')
+        .execute();
+      return {
+        totp: sqlNumber(totp?.confirmed_at ?? 0) > 0,
+        recovery_codes: sqlNumber(codes?.count),
+        passkeys: passkeys.map((row) => row.name),
+      };
     },
     option: (id) => {
       const values: Plain = {};

@@ -9,6 +9,7 @@ import { createLogService } from './log-service.js';
 import { createMailer } from './mailer.js';
 import { createOAuthService } from './oauth-service.js';
 import { createOidcService } from './oidc-service.js';
+import { createPasskeyService } from './passkey-service.js';
 import type { ServiceDeps } from './service-deps.js';
 import { createSessionStore } from './session-store.js';
 import { createQuotaService } from './quota-service.js';
@@ -44,6 +45,7 @@ export const createServices = (deps: ServiceDeps) => {
   const audit = createAuditService(deps);
   const twoFactor = createTwoFactorService(deps);
   const oidc = createOidcService(deps, changes);
+  const passkeys = createPasskeyService(deps);
   return {
     deps,
     options: deps.options,
@@ -66,6 +68,7 @@ export const createServices = (deps: ServiceDeps) => {
     audit,
     twoFactor,
     oidc,
+    passkeys,
   };
 };
 

@@ -21,6 +21,10 @@ const sessionDataSchema = z.object({
   oidc_nonce: z.string().optional(),
   oidc_verifier: z.string().optional(),
   oidc_until: z.number().optional(),
+  /** The WebAuthn challenge given to this browser (single use), what it is for, and until when. */
+  webauthn_challenge: z.string().optional(),
+  webauthn_purpose: z.enum(['register', 'login']).optional(),
+  webauthn_until: z.number().optional(),
 });
 export type SessionData = z.infer<typeof sessionDataSchema>;
 

@@ -117,18 +117,33 @@ export const createTwoFactorService = (deps: Pick<ServiceDeps, 'db' | 'options'>
     return refuse(userId, TWO_FACTOR_WRONG);
   };
 
-  const remove = async (userId: number): Promise<void> => {
+  const removeTotp = async (userId: number): Promise<void> => {
     await db.deleteFrom('sluice_totp').where('user_id', '=', userId).execute();
     await recovery.removeAll(userId);
+  };
+  const passkeyCount = async (userId: number): Promise<number> => {
+    const row = await db
+      .selectFrom('sluice_passkeys')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return sqlNumber(row?.count);
   };
 
   return {
     verify,
-    /** Whether the user signs in with a TOTP code (their TOTP is on). */
-    hasTotp: async (userId: number): Promise<boolean> => (await confirmedRow(userId)) !== undefined,
+    /** The second factors a sign-in of the user waits for: a TOTP code, a passkey. */
+    factorsOf: async (userId: number): Promise<{ totp: boolean; passkey: boolean }> => ({
+      totp: (await confirmedRow(userId)) !== undefined,
+      passkey: (await passkeyCount(userId)) > 0,
+    }),
+    /** Whether the user has a second factor at all (TOTP or a passkey). */
+    hasSecondFactor: async (userId: number): Promise<boolean> =>
+      (await confirmedRow(userId)) !== undefined || (await passkeyCount(userId)) > 0,
     status: async (account: Account): Promise<TwoFactorStatus> => ({
       totp: (await confirmedRow(account.id)) !== undefined,
       recovery_codes: await recovery.count(account.id),
+      passkeys: await passkeyCount(account.id),
       required: options.values.TwoFactorRequiredForAdmins && isAdminRole(account.role),
     }),
     /** A new secret, not yet in force: the user confirms it with a code (`enable`). */
@@ -163,15 +178,18 @@ export const createTwoFactorService = (deps: Pick<ServiceDeps, 'db' | 'options'>
     /** Turns TOTP off: a code (or a recovery code) proves the user still holds it. */
     disable: async (userId: number, code: string): Promise<void> => {
       await verify(userId, code);
-      await remove(userId);
+      await removeTotp(userId);
     },
     /** New recovery codes (the old ones stop working), for a current code. */
     renewRecoveryCodes: async (userId: number, code: string): Promise<string[]> => {
       await verify(userId, code);
       return recovery.replace(userId);
     },
-    /** An administrator's reset: the user's TOTP and recovery codes are gone. */
-    reset: remove,
+    /** An administrator's reset: the user's TOTP, recovery codes and passkeys are gone. */
+    reset: async (userId: number): Promise<void> => {
+      await removeTotp(userId);
+      await db.deleteFrom('sluice_passkeys').where('user_id', '=', userId).execute();
+    },
   };
 };
 

@@ -50,6 +50,12 @@ export const SERVER_MESSAGES: Readonly<Record<string, ServerMessageKey>> = {
   'two-factor authentication is required for administrators: turn it on in the personal settings':
     'twoFactorRequired',
   'the sign-in has expired or was not started: sign in again': 'signInExpired',
+  'the passkey could not be verified': 'passkeyRefused',
+  'this passkey is not registered here': 'passkeyUnknown',
+  'passkey does not exist': 'passkeyMissing',
+  'this passkey is already registered': 'passkeyTaken',
+  'the passkey request has expired or was used: try again': 'passkeyExpired',
+  'this passkey belongs to another account': 'passkeyOtherUser',
   'the administrator has not enabled sign-in with OpenID Connect': 'oidcOff',
   'this email domain may not sign in with OpenID Connect': 'oidcDomainRefused',
   'this OpenID Connect account is already bound': 'oidcAlreadyBound',
@@ -64,6 +70,7 @@ export const SERVER_MESSAGES: Readonly<Record<string, ServerMessageKey>> = {
 export const SERVER_MESSAGE_PREFIXES: readonly (readonly [string, ServerMessageKey])[] = [
   ['invalid parameter: ', 'invalidParameterDetail'],
   ['failed to send email: ', 'emailFailed'],
+  ['the passkey could not be verified: ', 'passkeyRefusedDetail'],
   ['the OpenID Connect sign-in failed: ', 'oidcFailed'],
   ['the OpenID provider cannot be reached: ', 'oidcUnreachable'],
 ];

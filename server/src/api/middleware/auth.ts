@@ -68,7 +68,7 @@ export const requireRole =
       !gate.enrolling &&
       isAdminRole(user.role) &&
       services.options.values.TwoFactorRequiredForAdmins &&
-      !(await services.twoFactor.hasTotp(user.id))
+      !(await services.twoFactor.hasSecondFactor(user.id))
     )
       throw businessError(TWO_FACTOR_REQUIRED);
     c.set('user', user);

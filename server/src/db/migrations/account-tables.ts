@@ -65,3 +65,24 @@ export const RECOVERY_CODES_TABLE: TableDefinition = {
   primaryKey: ['user_id', 'code_hash'],
   indexes: [],
 };
+
+/** WebAuthn credentials (0010): found by their credential id at sign-in, listed by their user. */
+export const PASSKEYS_TABLE: TableDefinition = {
+  name: 'sluice_passkeys',
+  columns: [
+    { name: 'id', type: { kind: 'id' } },
+    number('user_id'),
+    label('credential_id', 255),
+    label('name', 64),
+    json('public_key'),
+    number('counter'),
+    label('transports', 255),
+    number('backed_up'),
+    number('created_at'),
+    number('last_used_at'),
+  ],
+  indexes: [
+    { name: 'idx_sluice_passkeys_credential_id', columns: ['credential_id'], unique: true },
+    { name: 'idx_sluice_passkeys_user_id', columns: ['user_id'] },
+  ],
+};

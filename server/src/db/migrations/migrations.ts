@@ -1,6 +1,6 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Dialect } from '../dsn.js';
-import { AUDIT_LOG_TABLE, RECOVERY_CODES_TABLE, TOTP_TABLE } from './account-tables.js';
+import { AUDIT_LOG_TABLE, PASSKEYS_TABLE, RECOVERY_CODES_TABLE, TOTP_TABLE } from './account-tables.js';
 import { addColumns, applyTable } from './apply-table.js';
 import { createRollupTables } from './log-rollup-migration.js';
 import { alignMysqlTables } from './mysql-gorm-types.js';
@@ -70,6 +70,7 @@ const migrationsFor = (
             for (const table of [TOTP_TABLE, RECOVERY_CODES_TABLE]) await applyTable(db, dialect, table);
           },
         },
+        '0010_passkeys': { up: (db: AnyDb) => applyTable(db, dialect, PASSKEYS_TABLE) },
       };
 
 const migratorOf = (db: AnyDb, dialect: Dialect, scope: MigrationScope, logsInMain: boolean): Migrator => {

@@ -1,11 +1,12 @@
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { IconAlertCircle, IconFingerprint } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { isAdminRole } from '@sluice/contract/roles';
 import { isSignedOutState, originOf, signIn, signOut } from '../../lib/session.js';
+import { passkeysSupported, signInWithPasskey } from '../../lib/passkey.js';
 import type { StoredUser } from '../../lib/storage.js';
 import { useBranding } from '../../lib/status.js';
 import { showSuccess, showWarning } from '../../lib/toast.js';
@@ -64,6 +65,7 @@ export const LoginPage = () => {
       setChallenge(answer);
     },
   });
+  const passkey = useMutation({ mutationFn: signInWithPasskey, onSuccess: (user) => signedIn(user, false) });
 
   return (
     <AuthCard title={t('auth.loginTitle', { name: systemName })} testId="login-page">
@@ -108,6 +110,18 @@ export const LoginPage = () => {
             <Button type="submit" fullWidth loading={submit.isPending} data-testid="login-submit">
               {t('auth.login')}
             </Button>
+            {passkeysSupported() && (
+              <Button
+                variant="default"
+                fullWidth
+                leftSection={<IconFingerprint size={18} />}
+                loading={passkey.isPending}
+                onClick={() => passkey.mutate()}
+                data-testid="login-passkey"
+              >
+                {t('passkey.signIn')}
+              </Button>
+            )}
           </Stack>
         </form>
       )}

@@ -3,11 +3,14 @@ import type { SignInChallenge } from '@sluice/contract/schemas/two-factor';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { IconFingerprint } from '@tabler/icons-react';
+import { signInWithPasskey } from '../../lib/passkey.js';
 import type { StoredUser } from '../../lib/storage.js';
 import { completeSecondFactor } from './auth-api.js';
 
 /**
- * The second step of a sign-in: the 6-digit code of the authenticator app, or a recovery code. A
+ * The second step of a sign-in: the 6-digit code of the authenticator app or a recovery code, or a
+ * passkey of the user (whichever the user has). A
  * wrong code says so (five lock two-factor sign-in for 15 minutes, the server's message); "sign in
  * again" goes back to the first step.
  */
@@ -23,6 +26,7 @@ export const SecondFactorForm = ({
   const { t } = useTranslation();
   const [code, setCode] = useState('');
   const submit = useMutation({ mutationFn: completeSecondFactor, onSuccess: onSignedIn });
+  const passkey = useMutation({ mutationFn: signInWithPasskey, onSuccess: onSignedIn });
   return (
     <form
       onSubmit={(event) => {
@@ -45,9 +49,23 @@ export const SecondFactorForm = ({
             data-testid="second-factor-code"
           />
         )}
-        <Button type="submit" fullWidth loading={submit.isPending} data-testid="second-factor-submit">
-          {t('twoFactor.signIn.submit')}
-        </Button>
+        {challenge.totp && (
+          <Button type="submit" fullWidth loading={submit.isPending} data-testid="second-factor-submit">
+            {t('twoFactor.signIn.submit')}
+          </Button>
+        )}
+        {challenge.passkey && (
+          <Button
+            variant={challenge.totp ? 'default' : 'filled'}
+            fullWidth
+            leftSection={<IconFingerprint size={18} />}
+            loading={passkey.isPending}
+            onClick={() => passkey.mutate()}
+            data-testid="second-factor-passkey"
+          >
+            {t('passkey.useAsSecondFactor')}
+          </Button>
+        )}
         <Anchor
           component="button"
           type="button"

@@ -92,4 +92,23 @@ export const enSecurity = {
     unbind: 'Unbind',
     unbound: 'Single sign-on account unbound!',
   },
+  passkey: {
+    title: 'Passkeys',
+    description:
+      'A passkey signs you in with your device’s screen lock or a security key, without a password; with a password it is your second factor.',
+    add: 'Add a passkey',
+    added: 'Passkey added!',
+    deleted: 'Passkey deleted.',
+    rename: 'Rename',
+    name: 'Name',
+    namePlaceholder: 'e.g. Work laptop, YubiKey',
+    synced: 'Synced',
+    addedAt: 'Added {{time}}',
+    usedAt: 'last used {{time}}',
+    neverUsed: 'never used',
+    deleteConfirm: 'Delete the passkey {{name}}? It will no longer sign you in.',
+    unsupported: 'This browser cannot use passkeys.',
+    signIn: 'Sign in with a passkey',
+    useAsSecondFactor: 'Use a passkey',
+  },
 };

@@ -44,6 +44,13 @@ export const enServer = {
     twoFactorRequired:
       'two-factor authentication is required for administrators: turn it on in the personal settings',
     signInExpired: 'the sign-in has expired or was not started: sign in again',
+    passkeyRefused: 'the passkey could not be verified',
+    passkeyUnknown: 'this passkey is not registered here',
+    passkeyMissing: 'passkey does not exist',
+    passkeyTaken: 'this passkey is already registered',
+    passkeyExpired: 'the passkey request has expired or was used: try again',
+    passkeyOtherUser: 'this passkey belongs to another account',
+    passkeyRefusedDetail: 'the passkey could not be verified: {{detail}}',
     oidcOff: 'the administrator has not enabled sign-in with OpenID Connect',
     oidcDomainRefused: 'this email domain may not sign in with OpenID Connect',
     oidcAlreadyBound: 'this OpenID Connect account is already bound',

@@ -9,11 +9,12 @@ import { serverAddress } from '../../../lib/status.js';
 import { AccountBindings } from './account-bindings.js';
 import { DeleteAccountDialog } from './delete-account-dialog.js';
 import { getAffCode, inviteLink, regenerateAccessToken } from './personal-api.js';
+import { PasskeySection } from './passkey-section.js';
 import { TwoFactorSection } from './two-factor-section.js';
 
 /**
  * Personal settings (spec §2): update info, generate a system access token, copy the invite link,
- * delete the account; then two-factor authentication and the account bindings.
+ * delete the account; then two-factor authentication, passkeys and the account bindings.
  */
 export const PersonalSettings = () => {
   const { t } = useTranslation();
@@ -89,6 +90,7 @@ export const PersonalSettings = () => {
         )}
       </Stack>
       <TwoFactorSection />
+      <PasskeySection />
       <AccountBindings />
       <DeleteAccountDialog opened={deleting} onClose={() => setDeleting(false)} />
     </Stack>

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showSuccess } from '../../../lib/toast.js';
-import { CodePromptDialog } from './code-prompt-dialog.js';
+import { PromptDialog } from './prompt-dialog.js';
 import { RecoveryCodesView } from './recovery-codes-view.js';
 import { TotpSetupDialog } from './totp-setup-dialog.js';
 import { disableTotp, getTwoFactorStatus, renewRecoveryCodes } from './two-factor-api.js';
@@ -99,8 +99,12 @@ export const TwoFactorSection = () => {
         />
       )}
       {(dialog === 'disable' || dialog === 'renew') && (
-        <CodePromptDialog
+        <PromptDialog
           title={dialog === 'disable' ? t('twoFactor.turnOff') : t('twoFactor.renewCodes')}
+          hint={t('twoFactor.confirmCodeHint')}
+          label={t('twoFactor.code')}
+          oneTimeCode
+          testId="code-prompt"
           loading={disable.isPending || renew.isPending}
           onSubmit={(code) => (dialog === 'disable' ? disable.mutate(code) : renew.mutate(code))}
           onClose={() => setDialog(undefined)}
