@@ -1,3 +1,4 @@
+import { LOG_TYPE } from '@sluice/contract/statuses';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sluice } from '../../boot.js';
@@ -178,7 +179,7 @@ describe.each(testDialects())('the console’s indexes and roll-ups on a one-api
 });
 
 const emptyFilter = {
-  type: 0,
+  type: LOG_TYPE.unknown,
   username: '',
   token_name: '',
   model_name: '',
