@@ -11,7 +11,6 @@ import { bucketStart } from '../db/day-bucket.js';
 import {
   CUBES,
   DAY,
-  HOUR,
   LOG_HOURS_TABLE,
   ROLLUP_STATE_NAME,
   ROLLUP_STATE_TABLE,
@@ -22,7 +21,7 @@ import {
 } from '../db/log-rollup-tables.js';
 import { sqlNumber } from '../db/sql-number.js';
 import type { Tables } from '../db/tables.js';
-import { planTimeWindow, type TimeEdge, type TimeRange } from './log-time-plan.js';
+import { planTimeWindow, type CubePiece, type TimeEdge, type TimeRange } from './log-time-plan.js';
 
 /** What the sums are filtered by; an empty string or 0 is no filter. */
 export type SumFilters = Partial<Record<Dimension, string | number>>;
@@ -68,16 +67,25 @@ type Db = Kysely<RollupTables>;
 const selection = (
   time: string,
   groups: SumGroups,
+  counted: Counted,
   sums: Record<keyof Sums, RawBuilder<number>>,
   model: RawBuilder<string>,
-) => [
-  (groups.dayShift === undefined ? sql<number>`0` : bucketStart(time, groups.dayShift, DAY)).as('day'),
-  (groups.model ? model : sql<string>`''`).as('model_name'),
-  sums.requests.as('requests'),
-  sums.quota.as('quota'),
-  sums.prompt_tokens.as('prompt_tokens'),
-  sums.completion_tokens.as('completion_tokens'),
-];
+) => {
+  const weighted = (sum: RawBuilder<number>) => sql<number>`${sql.lit(counted.weight)} * ${sum}`;
+  return [
+    (groups.dayShift === undefined
+      ? sql<number>`0`
+      : bucketStart(time, groups.dayShift + counted.offset, DAY)
+    ).as('day'),
+    (groups.model ? model : sql<string>`''`).as('model_name'),
+    weighted(sums.requests).as('requests'),
+    weighted(sums.quota).as('quota'),
+    weighted(sums.prompt_tokens).as('prompt_tokens'),
+    weighted(sums.completion_tokens).as('completion_tokens'),
+  ];
+};
+
+type Counted = Pick<CubePiece, 'offset' | 'weight'>;
 
 const CUBE_SUMS = {
   requests: sql<number>`SUM(requests)`,
@@ -105,14 +113,15 @@ const rawBranch = (
   db: Db,
   filters: SumFilters,
   groups: SumGroups,
-  bounds: (eb: ExpressionBuilder<RollupTables, 'logs'>) => Expression<SqlBool>[],
+  counted: Counted,
+  bounds: (eb: ExpressionBuilder<RollupTables, 'logs'>) => Expression<SqlBool>,
 ) => {
   const query = db
     .selectFrom('logs')
-    .select(selection('created_at', groups, RAW_SUMS, sql<string>`COALESCE(model_name, '')`))
+    .select(selection('created_at', groups, counted, RAW_SUMS, sql<string>`COALESCE(model_name, '')`))
     .where('type', '=', LOG_TYPE.consume)
     .where((eb) =>
-      eb.and([...setFilters(filters).map(([dimension, value]) => eb(dimension, '=', value)), ...bounds(eb)]),
+      eb.and([...setFilters(filters).map(([dimension, value]) => eb(dimension, '=', value)), bounds(eb)]),
     );
   const by = groupColumns(groups);
   return by.length > 0 ? query.groupBy(by) : query;
@@ -124,48 +133,55 @@ const hourBound = (db: Db, hour: number, column: 'min_id' | 'max_id') =>
 const watermark = (db: Db) =>
   db.selectFrom(ROLLUP_STATE_TABLE).select('last_id').where('name', '=', ROLLUP_STATE_NAME);
 
-/** Raw rows of one edge (up to the watermark: the hour's id range holds only those). */
-const edgeBranch = (db: Db, filters: SumFilters, groups: SumGroups, edge: TimeEdge) =>
-  rawBranch(db, filters, groups, (eb) => [
-    eb('id', '>=', hourBound(db, edge.hour, 'min_id')),
-    eb('id', '<=', hourBound(db, edge.hour, 'max_id')),
-    eb(createdAt, '>=', edge.from),
-    eb(createdAt, '<', edge.to),
-  ]);
+/**
+ * Raw rows of one partial hour (up to the watermark: an hour's id range holds only those), a branch
+ * of its own so that every database reads it as one primary-key range.
+ */
+const edgeBranch = (db: Db, filters: SumFilters, groups: SumGroups, counted: Counted, edge: TimeEdge) =>
+  rawBranch(db, filters, groups, counted, (eb) =>
+    eb.and([
+      eb('id', '>=', hourBound(db, edge.hour, 'min_id')),
+      eb('id', '<=', hourBound(db, edge.hour, 'max_id')),
+      eb(createdAt, '>=', edge.from),
+      eb(createdAt, '<', edge.to),
+    ]),
+  );
 
 /** Raw rows above the watermark: what the job has not folded in yet. */
 const tailBranch = (db: Db, filters: SumFilters, groups: SumGroups, window: TimeRange) =>
-  rawBranch(db, filters, groups, (eb) => [
-    eb('id', '>', watermark(db)),
-    ...(window.from === undefined ? [] : [eb(createdAt, '>=', window.from)]),
-    ...(window.to === undefined ? [] : [eb(createdAt, '<', window.to)]),
-  ]);
+  rawBranch(db, filters, groups, { offset: 0, weight: 1 }, (eb) =>
+    eb.and([
+      eb('id', '>', watermark(db)),
+      ...(window.from === undefined ? [] : [eb(createdAt, '>=', window.from)]),
+      ...(window.to === undefined ? [] : [eb(createdAt, '<', window.to)]),
+    ]),
+  );
+
+/** A bucket's time of day (seconds after UTC midnight). */
+const timeOfDay = sql<number>`(((bucket % ${sql.lit(DAY)}) + ${sql.lit(DAY)}) % ${sql.lit(DAY)})`;
 
 const cubeBranch = (
   db: Db,
   cube: CubeDefinition,
   filters: SumFilters,
   groups: SumGroups,
-  span: number,
-  range: TimeRange,
-  skipHourAt?: number,
+  piece: CubePiece,
 ) => {
+  const { range, hourOfDay } = piece;
   const query = db
     .selectFrom(cube.name)
-    .select(selection('bucket', groups, CUBE_SUMS, sql<string>`model_name`))
-    .where((eb) =>
-      eb.and([
-        eb('span', '=', span),
+    .select(selection('bucket', groups, piece, CUBE_SUMS, sql<string>`model_name`))
+    .where((eb) => {
+      const inHours =
+        hourOfDay && eb.and([eb(timeOfDay, '>=', hourOfDay.from), eb(timeOfDay, '<', hourOfDay.to)]);
+      return eb.and([
+        eb('span', '=', piece.span),
         ...setFilters(filters).map(([dimension, value]) => eb(dimension, '=', value)),
         ...(range.from === undefined ? [] : [eb('bucket', '>=', range.from)]),
         ...(range.to === undefined ? [] : [eb('bucket', '<', range.to)]),
-        ...(skipHourAt === undefined
-          ? []
-          : [
-              eb(bucketStart('bucket', -skipHourAt, DAY), '<>', sql<number>`bucket - ${sql.lit(skipHourAt)}`),
-            ]),
-      ]),
-    );
+        ...(inHours ? [hourOfDay.outside ? eb.not(inHours) : inHours] : []),
+      ]);
+    });
   const by = groupColumns(groups);
   return by.length > 0 ? query.groupBy(by) : query;
 };
@@ -192,20 +208,16 @@ export const readSums = async (
 ): Promise<SumRow[]> => {
   const db = withRollups(logDb);
   const cube = cubeFor(filters);
-  const plan = planTimeWindow(window, groups.dayShift);
-  // A cube without day buckets reads the whole days from its hours.
-  const days = plan.days && cube.spans.includes(DAY) ? plan.days : undefined;
-  const hours = plan.days && !days ? [plan.days, ...plan.hours] : plan.hours;
+  const plan = planTimeWindow(window, groups.dayShift, cube.spans.includes(DAY));
   const branches = [
-    ...(days ? [cubeBranch(db, cube, filters, groups, DAY, days)] : []),
-    ...hours.map((range) => cubeBranch(db, cube, filters, groups, HOUR, range, plan.skipHourAt)),
-    ...plan.edges.map((edge) => edgeBranch(db, filters, groups, edge)),
+    ...plan.cubes.map((piece) => cubeBranch(db, cube, filters, groups, piece)),
+    ...plan.raws.flatMap((piece) => piece.edges.map((edge) => edgeBranch(db, filters, groups, piece, edge))),
     tailBranch(db, filters, groups, window),
   ];
   const [first, ...rest] = branches.map(asBranch);
   if (!first) return [];
   const union = rest.reduce((all, branch) => all.unionAll(branch), first);
-  let outer = db
+  const rows = await db
     .selectFrom(union.as('parts'))
     .select([
       'parts.day',
@@ -215,9 +227,9 @@ export const readSums = async (
       sql<number>`SUM(parts.prompt_tokens)`.as('prompt_tokens'),
       sql<number>`SUM(parts.completion_tokens)`.as('completion_tokens'),
     ])
-    .groupBy(['parts.day', 'parts.model_name']);
-  outer = outer.having(sql<number>`SUM(parts.requests)`, '<>', 0);
-  const rows = await outer.execute();
+    .groupBy(['parts.day', 'parts.model_name'])
+    .having(sql<number>`SUM(parts.requests)`, '<>', 0)
+    .execute();
   return rows.map((row) => ({
     day: sqlNumber(row.day),
     model_name: String(row.model_name ?? ''),

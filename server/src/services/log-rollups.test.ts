@@ -228,6 +228,16 @@ describe.each(testDialects())('the console’s log reads from roll-ups on %s', (
     await expectReadsMatch('after a cleanup with the job behind');
   }, 300_000);
 
+  it('is kept current by the instance itself, every second once its timers run', async () => {
+    await insertLogs(logDb(), randomTraffic(random, users, 200, now));
+    test.sluice.startTimers();
+    const target = await caughtUpId();
+    for (let waited = 0; waited < 100 && (await readWatermark(logDb())) < target; waited += 1)
+      await new Promise((done) => setTimeout(done, 100));
+    expect(await readWatermark(logDb())).toBe(target);
+    await expectRollupsMatchLogs(logDb());
+  }, 60_000);
+
   it('never counts a row twice when two instances run the job at once', async () => {
     const second = await test.boot();
     await insertLogs(logDb(), randomTraffic(random, users, 1200, now));

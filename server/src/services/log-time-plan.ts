@@ -13,20 +13,46 @@ export interface TimeEdge {
   readonly to: number;
 }
 
+/** The hours of each UTC day a piece keeps: time of day in `[from, to)`, or outside it. */
+export interface HourOfDay {
+  readonly from: number;
+  readonly to: number;
+  readonly outside?: boolean;
+}
+
 /**
- * How a time window is read: whole UTC days from the day buckets, whole hours from the hour
- * buckets, and what is left (under an hour at each end) from the raw rows of that hour.
+ * A piece of the answer and which of the caller's days it counts for: each row's time plus `offset`
+ * cut into the caller's days; `weight` -1 takes it back (a correction).
+ */
+interface Counted {
+  readonly offset: number;
+  readonly weight: 1 | -1;
+}
+
+/** Buckets of one width over a range (and hours of the day). */
+export interface CubePiece extends Counted {
+  readonly span: number;
+  readonly range: TimeRange;
+  readonly hourOfDay?: HourOfDay;
+}
+
+/** Raw rows of some partial hours. */
+export interface RawPiece extends Counted {
+  readonly edges: readonly TimeEdge[];
+}
+
+/**
+ * How a window is read: whole UTC days from the day buckets, whole hours from the hour buckets, and
+ * what is left (under an hour at each end) from the raw rows of that hour.
  */
 export interface TimePlan {
-  readonly days?: TimeRange;
-  readonly hours: readonly TimeRange[];
-  /** Hour buckets starting at this time of day (seconds after UTC midnight) are read raw instead. */
-  readonly skipHourAt?: number;
-  readonly edges: readonly TimeEdge[];
+  readonly cubes: readonly CubePiece[];
+  readonly raws: readonly RawPiece[];
 }
 
 const floorTo = (value: number, width: number) => value - (((value % width) + width) % width);
 const ceilTo = (value: number, width: number) => -floorTo(-value, width);
+const plain = { offset: 0, weight: 1 } as const;
 
 /** Splits `[from, to)` (inside one hour) at the given instants. */
 const edgesOf = (from: number, to: number, cuts: readonly number[]): TimeEdge[] => {
@@ -40,91 +66,132 @@ const edgesOf = (from: number, to: number, cuts: readonly number[]): TimeEdge[] 
   return edges;
 };
 
-/** The caller's midnights inside `(from, to)` (UTC instants), for a shift of `shift` seconds. */
-const midnightsIn = (from: number, to: number, shift: number): number[] => {
-  const midnights: number[] = [];
-  for (let midnight = ceilTo(from + shift, DAY) - shift; midnight < to; midnight += DAY)
-    if (midnight > from) midnights.push(midnight);
-  return midnights;
+/** UTC time of day of the caller's midnight, for a shift of `shift` seconds east of UTC. */
+const midnightOf = (shift: number) => ((-shift % DAY) + DAY) % DAY;
+
+/** The caller's midnights inside `(from, to)`, when they do not fall on whole hours. */
+const cutsIn = (from: number | undefined, to: number | undefined, shift: number | undefined): number[] => {
+  if (shift === undefined || shift % HOUR === 0 || from === undefined || to === undefined) return [];
+  const cuts: number[] = [];
+  for (let midnight = floorTo(from, DAY) + midnightOf(shift); midnight < to; midnight += DAY)
+    if (midnight > from) cuts.push(midnight);
+  return cuts;
 };
 
-/** A bounded stretch without whole UTC days: hours, and raw rows at the ends (and at cut hours). */
-const planHours = (
-  from: number,
-  to: number,
-  shift: number | undefined,
-): { hours: TimeRange[]; edges: TimeEdge[] } => {
-  const cuts = shift === undefined || shift % HOUR === 0 ? [] : midnightsIn(from, to, shift);
-  const first = ceilTo(from, HOUR);
-  const last = floorTo(to, HOUR);
-  if (first >= last) {
+/** A stretch read by the hour: hour buckets, raw rows at its ends and in the hours holding a cut. */
+const planHours = (from: number | undefined, to: number | undefined, shift: number | undefined): TimePlan => {
+  const cuts = cutsIn(from, to, shift);
+  const first = from === undefined ? undefined : ceilTo(from, HOUR);
+  const last = to === undefined ? undefined : floorTo(to, HOUR);
+  if (from !== undefined && to !== undefined && first !== undefined && last !== undefined && first >= last) {
     // Inside one hour, or across one hour boundary: raw rows only.
     const split = first === last && first > from && first < to ? [first] : [];
     return {
-      hours: [],
-      edges: edgesOf(
-        from,
-        to,
-        [...split, ...cuts].sort((a, b) => a - b),
-      ),
+      cubes: [],
+      raws: [
+        {
+          ...plain,
+          edges: edgesOf(
+            from,
+            to,
+            [...split, ...cuts].sort((a, b) => a - b),
+          ),
+        },
+      ],
     };
   }
   const edges: TimeEdge[] = [];
-  if (from < first) edges.push(...edgesOf(from, first, cuts));
+  if (from !== undefined && first !== undefined && from < first) edges.push(...edgesOf(from, first, cuts));
   // An hour holding a caller's midnight (a zone not in whole hours) is read raw, split at it.
   for (const cut of cuts)
-    if (cut >= first && cut < last)
+    if ((first === undefined || cut >= first) && (last === undefined || cut < last))
       edges.push(...edgesOf(floorTo(cut, HOUR), floorTo(cut, HOUR) + HOUR, [cut]));
-  if (last < to) edges.push(...edgesOf(last, to, cuts));
-  return { hours: [{ from: first, to: last }], edges };
+  if (to !== undefined && last !== undefined && last < to) edges.push(...edgesOf(last, to, cuts));
+  const cutHour = shift === undefined || shift % HOUR === 0 ? undefined : floorTo(midnightOf(shift), HOUR);
+  const range = {
+    ...(first === undefined ? {} : { from: first }),
+    ...(last === undefined ? {} : { to: last }),
+  };
+  return {
+    cubes: [
+      {
+        ...plain,
+        span: HOUR,
+        range,
+        ...(cutHour === undefined ? {} : { hourOfDay: { from: cutHour, to: cutHour + HOUR, outside: true } }),
+      },
+    ],
+    raws: edges.length > 0 ? [{ ...plain, edges }] : [],
+  };
 };
 
-/** The time of day (UTC) of the hour holding the caller's midnight, for a shift not in whole hours. */
-const cutHourOf = (shift: number | undefined): number | undefined =>
-  shift === undefined || shift % HOUR === 0 ? undefined : floorTo(((-shift % DAY) + DAY) % DAY, HOUR);
+/**
+ * Day buckets for the caller's days (a shift not of whole days): a UTC day straddles two of them,
+ * so all of it counts for the one holding the larger part, and the smaller part (at most 12 hours:
+ * hour buckets, and raw rows of the hour holding the midnight) is moved to the other: added where it
+ * belongs, taken back where its day put it.
+ */
+const shiftedDays = (days: TimeRange & { from: number; to: number }, shift: number): TimePlan => {
+  const midnight = midnightOf(shift);
+  const later = midnight <= DAY / 2;
+  // The part to move: the head [0, midnight) of each UTC day, or its tail [midnight, DAY).
+  const [start, end] = later ? [0, midnight] : [midnight, DAY];
+  const hours = { from: ceilTo(start, HOUR), to: floorTo(end, HOUR) };
+  const moved = later ? DAY : -DAY;
+  const edges: TimeEdge[] = [];
+  if (midnight % HOUR !== 0)
+    for (let day = days.from; day < days.to; day += DAY) {
+      const partial = later ? [floorTo(midnight, HOUR), midnight] : [midnight, ceilTo(midnight, HOUR)];
+      edges.push({
+        hour: day + floorTo(midnight, HOUR),
+        from: day + (partial[0] ?? 0),
+        to: day + (partial[1] ?? 0),
+      });
+    }
+  const cubes: CubePiece[] = [{ offset: later ? DAY - 1 : 0, weight: 1, span: DAY, range: days }];
+  const raws: RawPiece[] = [];
+  for (const [weight, offset] of [
+    [1, 0],
+    [-1, moved],
+  ] as const) {
+    if (hours.from < hours.to) cubes.push({ offset, weight, span: HOUR, range: days, hourOfDay: hours });
+    if (edges.length > 0) raws.push({ offset, weight, edges });
+  }
+  return { cubes, raws };
+};
+
+const join = (...plans: TimePlan[]): TimePlan => ({
+  cubes: plans.flatMap((plan) => plan.cubes),
+  raws: plans.flatMap((plan) => plan.raws),
+});
 
 /**
  * The plan for the window `[from, to)` (either end may be open). `shift` (seconds east of UTC) is
- * set when the rows are grouped by the caller's days: day buckets then serve only a shift of whole
- * days, hour buckets a shift of whole hours; otherwise the hours holding a caller's midnight are
- * read raw. An open end needs day buckets (no shift), as a statistic's window has.
+ * set when the rows are grouped by the caller's days. Whole UTC days come from day buckets when the
+ * cube has them (`useDays`), shifted to the caller's days as `shiftedDays` tells; the rest from hour
+ * buckets and raw rows. A window grouped by shifted days must be bounded.
  */
-export const planTimeWindow = (window: TimeRange, shift?: number): TimePlan => {
+export const planTimeWindow = (window: TimeRange, shift?: number, useDays = true): TimePlan => {
   const { from, to } = window;
-  if (from !== undefined && to !== undefined && from >= to) return { hours: [], edges: [] };
-  if (shift !== undefined && shift % DAY !== 0) {
-    if (from === undefined || to === undefined)
-      throw new Error('a window grouped by shifted days must be bounded');
-    const skipHourAt = cutHourOf(shift);
-    return { ...planHours(from, to, shift), ...(skipHourAt === undefined ? {} : { skipHourAt }) };
-  }
+  if (from !== undefined && to !== undefined && from >= to) return { cubes: [], raws: [] };
+  const shifted = shift !== undefined && shift % DAY !== 0;
+  if (shifted && (from === undefined || to === undefined))
+    throw new Error('a window grouped by shifted days must be bounded');
   const firstDay = from === undefined ? undefined : ceilTo(from, DAY);
   const lastDay = to === undefined ? undefined : floorTo(to, DAY);
-  if (
-    from !== undefined &&
-    to !== undefined &&
-    firstDay !== undefined &&
-    lastDay !== undefined &&
-    firstDay >= lastDay
-  )
-    return planHours(from, to, undefined);
-  const hours: TimeRange[] = [];
-  const edges: TimeEdge[] = [];
-  for (const [start, end] of [
-    [from, firstDay],
-    [lastDay, to],
-  ] as const) {
-    if (start === undefined || end === undefined || start >= end) continue;
-    const stretch = planHours(start, end, undefined);
-    hours.push(...stretch.hours);
-    edges.push(...stretch.edges);
-  }
-  return {
-    days: {
-      ...(firstDay === undefined ? {} : { from: firstDay }),
-      ...(lastDay === undefined ? {} : { to: lastDay }),
-    },
-    hours,
-    edges,
+  if (!useDays || (firstDay !== undefined && lastDay !== undefined && firstDay >= lastDay))
+    return planHours(from, to, shift);
+  const ends = join(
+    ...(from !== undefined && firstDay !== undefined && from < firstDay
+      ? [planHours(from, firstDay, shift)]
+      : []),
+    ...(to !== undefined && lastDay !== undefined && lastDay < to ? [planHours(lastDay, to, shift)] : []),
+  );
+  if (shifted && firstDay !== undefined && lastDay !== undefined)
+    return join(shiftedDays({ from: firstDay, to: lastDay }, shift), ends);
+  const days = {
+    ...(firstDay === undefined ? {} : { from: firstDay }),
+    ...(lastDay === undefined ? {} : { to: lastDay }),
   };
+  return join({ cubes: [{ ...plain, span: DAY, range: days }], raws: [] }, ends);
 };
