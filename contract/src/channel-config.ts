@@ -70,3 +70,13 @@ export const composedKey = (type: number, text: string): string | undefined => {
   });
   return parts.every((part) => part !== '') ? parts.join('|') : undefined;
 };
+
+/**
+ * The model a channel's mapping (its `model_mapping`, read by jsonObjectOf) sends a requested name
+ * to: a non-empty upstream name, trimmed, or the name itself. The relay calls and bills the mapped
+ * name; the price list prices it.
+ */
+export const mappedModel = (mapping: Readonly<Record<string, unknown>>, model: string): string => {
+  const mapped = Object.hasOwn(mapping, model) ? mapping[model] : undefined;
+  return typeof mapped === 'string' && mapped.trim() !== '' ? mapped.trim() : model;
+};

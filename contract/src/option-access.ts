@@ -27,6 +27,7 @@ export const ADMIN_OPTION_KEYS = [
   // operation: general, logging, monitoring, quota
   'DisplayInCurrencyEnabled',
   'DisplayTokenStatEnabled',
+  'PricingPublic',
   'ApproximateTokenEnabled',
   'QuotaPerUnit',
   'RetryTimes',

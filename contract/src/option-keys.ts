@@ -79,6 +79,8 @@ export const OPTION_DEFINITIONS = {
   CacheReadRatio: json('{}'),
   /** Sluice's own: the price of prompt tokens written to a provider's cache, per model (× the input price). */
   CacheWriteRatio: json('{}'),
+  /** Sluice's own: visitors who are not signed in may read the price list (GET /api/pricing, the Pricing page). */
+  PricingPublic: bool(false),
   /** Sluice's own: days the audit log keeps its rows (0: forever); root's alone, as who may erase a trail. */
   AuditLogRetentionDays: int(0),
   /** Sluice's own: administrators must sign in with a second factor (their access tokens are unaffected). */

@@ -14,6 +14,7 @@ import { logRoutes } from './log-routes.js';
 import { oauthRoutes } from './oauth-routes.js';
 import { passkeyRoutes } from './passkey-routes.js';
 import { optionRoutes } from './option-routes.js';
+import { pricingRoutes } from './pricing-routes.js';
 import { redemptionRoutes } from './redemption-routes.js';
 import { tokenRoutes } from './token-routes.js';
 import { twoFactorRoutes } from './two-factor-routes.js';
@@ -53,4 +54,5 @@ export const API_ROUTES: readonly [path: string, build: (deps: RouteDeps) => Hon
   ['/log', (deps) => logRoutes(deps.services)],
   ['/oauth', (deps) => oauthRoutes(deps.services, deps.critical)],
   ['/audit', (deps) => auditRoutes(deps.services)],
+  ['/pricing', (deps) => pricingRoutes(deps.services, deps.channelOperations)],
 ];

@@ -24,6 +24,8 @@ export interface ChannelOperations {
   readonly catalogue: Readonly<Record<string, readonly string[]>>;
   /** The built-in model objects of every type but Azure. */
   readonly builtInModels: readonly unknown[];
+  /** Who publishes a model (GET /v1/models' owned_by), else the owner of the channel type serving it. */
+  readonly modelOwner: (model: string, channelType: number) => string;
   /** Starts a background test of all or of the disabled channels; false while one runs. */
   startTests(scope: 'all' | 'disabled'): boolean;
   testProgress(): ChannelTestProgress;

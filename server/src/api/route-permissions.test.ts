@@ -37,6 +37,8 @@ const ROUTES: Readonly<Record<string, Level>> = {
   'GET /api/user/token': 'user',
   'GET /api/user/aff': 'user',
   'GET /api/user/available_models': 'user',
+  // With PricingPublic on, visitors too (pricing-routes.test.ts checks both).
+  'GET /api/pricing': 'user',
   'GET /api/user/dashboard': 'user',
   'POST /api/user/topup': 'user',
   'GET /api/oauth/wechat/bind': 'user',

@@ -33,6 +33,10 @@ export const createChannelOperations = (deps: ChannelOperationsDeps) => ({
     .filter((provider) => provider.type !== CHANNEL_TYPE.azure)
     .flatMap((provider) => provider.models.map((model) => modelObject(model)))
     .filter((model) => model !== undefined),
+  modelOwner: (model: string, channelType: number): string =>
+    modelObject(model)?.owned_by ??
+    Object.values(PROVIDERS).find((provider) => provider.type === channelType)?.owner ??
+    'custom',
   startTests: (scope: 'all' | 'disabled') => deps.runner.start(scope),
   testProgress: () => deps.runner.progress(),
   test: async (id: number, model: string) => {

@@ -10,6 +10,7 @@ import { createMailer } from './mailer.js';
 import { createOAuthService } from './oauth-service.js';
 import { createOidcService } from './oidc-service.js';
 import { createPasskeyService } from './passkey-service.js';
+import { createPricingService } from './pricing-service.js';
 import type { ServiceDeps } from './service-deps.js';
 import { createSessionStore } from './session-store.js';
 import { createQuotaService } from './quota-service.js';
@@ -46,6 +47,7 @@ export const createServices = (deps: ServiceDeps) => {
   const twoFactor = createTwoFactorService(deps);
   const oidc = createOidcService(deps, changes);
   const passkeys = createPasskeyService(deps);
+  const pricing = createPricingService(deps);
   return {
     deps,
     options: deps.options,
@@ -69,6 +71,7 @@ export const createServices = (deps: ServiceDeps) => {
     twoFactor,
     oidc,
     passkeys,
+    pricing,
   };
 };
 

@@ -1,60 +1,18 @@
-import { cacheReadRatio, cacheWriteRatio } from '../../services/cache-ratio.js';
-import { completionRatio, computeQuota, groupRatio, modelRatio } from '../../services/ratio.js';
 import type { Logger } from 'pino';
-import type { OptionValues } from '../../services/option-values.js';
+import { imageQuota, speechQuota, type Ratios } from '../../services/billing-ratios.js';
+import { computeQuota } from '../../services/ratio.js';
 import type { RelayMode, Usage } from '../providers/adaptor.js';
 import { cacheTokensOf } from '../providers/openai-usage.js';
 
-export interface Ratios {
-  readonly model: number;
-  readonly completion: number;
-  readonly group: number;
-  /** The price of a prompt token read from the provider's cache, relative to an uncached one. */
-  readonly cacheRead: number;
-  /** The price of a prompt token written to the provider's cache, relative to an uncached one. */
-  readonly cacheWrite: number;
-  /** False when no ratio is set for the model: it is billed at the default (one-api's 30). */
-  readonly priced: boolean;
-}
-
-export type RatioOptions = Pick<
-  OptionValues,
-  'ModelRatio' | 'CompletionRatio' | 'GroupRatio' | 'CacheReadRatio' | 'CacheWriteRatio'
->;
-
-/** Ratios already worked out, per options object (a new one replaces it on every change of the options). */
-const known = new WeakMap<RatioOptions, Map<string, Ratios>>();
-
-/** The ratios that price a model on a channel type for a group (worked out once per options). */
-export const ratiosFor = (
-  model: string,
-  channelType: number,
-  group: string,
-  options: RatioOptions,
-): Ratios => {
-  let table = known.get(options);
-  if (!table) {
-    table = new Map();
-    known.set(options, table);
-  }
-  const key = `${channelType}\u0000${group}\u0000${model}`;
-  let ratios = table.get(key);
-  if (!ratios) {
-    const found = modelRatio(model, channelType, options.ModelRatio);
-    ratios = Object.freeze({
-      model: found.ratio,
-      priced: found.known,
-      completion: completionRatio(model, channelType, options.CompletionRatio),
-      group: groupRatio(group, options.GroupRatio),
-      cacheRead: cacheReadRatio(model, channelType, options.CacheReadRatio),
-      cacheWrite: cacheWriteRatio(model, channelType, options.CacheWriteRatio),
-    });
-    // Bounded: model names come from clients, so a flood of new names must not grow it for ever.
-    if (table.size >= 10_000) table.clear();
-    table.set(key, ratios);
-  }
-  return ratios;
-};
+/** The ratios and unit prices live in services/billing-ratios.ts, shared with the price list. */
+export {
+  imageQuota,
+  ratiosFor,
+  speechQuota,
+  transcriptQuota,
+  type RatioOptions,
+  type Ratios,
+} from '../../services/billing-ratios.js';
 
 /**
  * What a request reserves before the call: an image's full price, speech by input length, text
@@ -71,24 +29,9 @@ export const reservationFor = (
   if (request.mode === 'images') return imageQuota(model, request.body, ratios);
   if (request.mode === 'speech') {
     const input = request.body['input'];
-    return Math.ceil(Buffer.byteLength(typeof input === 'string' ? input : '') * ratio);
+    return speechQuota(Buffer.byteLength(typeof input === 'string' ? input : ''), ratios);
   }
   return Math.floor((preConsumed + promptEstimate + request.maxTokens) * ratio);
-};
-
-/** one-api's image sizes: the cost factor of each size of each model (others cost 1). */
-const IMAGE_SIZE_RATIO: Readonly<Record<string, Readonly<Record<string, number>>>> = {
-  'dall-e-2': { '256x256': 1, '512x512': 1.125, '1024x1024': 1.25 },
-  'dall-e-3': { '1024x1024': 1, '1024x1792': 2, '1792x1024': 2 },
-};
-
-/** Images: trunc(model × group × size × 1000) × n, dall-e-3 `hd` ×2 at 1024x1024 else ×1.5. */
-export const imageQuota = (model: string, body: Record<string, unknown>, ratios: Ratios): number => {
-  const size = typeof body['size'] === 'string' ? body['size'] : '1024x1024';
-  const n = typeof body['n'] === 'number' ? body['n'] : 1;
-  let factor = IMAGE_SIZE_RATIO[model]?.[size] ?? 1;
-  if (model === 'dall-e-3' && body['quality'] === 'hd') factor *= size === '1024x1024' ? 2 : 1.5;
-  return Math.trunc(ratios.model * ratios.group * factor * 1000) * n;
 };
 
 /**

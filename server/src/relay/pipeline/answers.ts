@@ -1,7 +1,7 @@
 import { AppError, relayError } from '../../lib/app-error.js';
 import { billableUsage } from '../metering/billable-usage.js';
 import { settlementOf } from '../metering/charge.js';
-import { imageQuota, usageQuota, type Ratios } from '../metering/pricing.js';
+import { imageQuota, transcriptQuota, usageQuota, type Ratios } from '../metering/pricing.js';
 import { countTextTokens } from '../metering/token-counter.js';
 import type { Adaptor, ParsedResponse, RelayMode, RelayRequestMeta, Usage } from '../providers/adaptor.js';
 import type { RelayRequest } from '../request/relay-request.js';
@@ -167,7 +167,7 @@ const transcriptAnswer = async (answer: Answer): Promise<RelayReply> => {
   const text = typeof transcript === 'string' ? transcript : '';
   const tokens = countTextTokens(text, answer.model, answer.context.options.ApproximateTokenEnabled);
   const usage = { prompt_tokens: 0, completion_tokens: tokens, total_tokens: tokens };
-  settle(answer, Math.ceil(tokens * answer.ratios.model * answer.ratios.group), usage, false, false);
+  settle(answer, transcriptQuota(tokens, answer.ratios), usage, false, false);
   return reply(raw, answer.response.status, requestIdOf(answer), {
     'content-type': answer.contentType || 'text/plain',
   });

@@ -1,4 +1,4 @@
-import { jsonObjectOf } from '@sluice/contract/channel-config';
+import { jsonObjectOf, mappedModel } from '@sluice/contract/channel-config';
 import type { ChannelMeta } from '../providers/adaptor.js';
 import type { Provider } from '../providers/registry.js';
 import type { ChannelRow } from './relay-index.js';
@@ -40,8 +40,7 @@ export const mapModel = (row: ChannelRow, model: string): string => {
     mapping = jsonObjectOf(row.model_mapping);
     mappings.set(row, mapping);
   }
-  const mapped = Object.hasOwn(mapping, model) ? mapping[model] : undefined;
-  return typeof mapped === 'string' && mapped.trim() !== '' ? mapped.trim() : model;
+  return mappedModel(mapping, model);
 };
 
 /** Applies the channel's system prompt: replaces a leading system message or prepends one. */
