@@ -61,6 +61,7 @@ const SCREENS: readonly Screen[] = [
   { name: 'user', path: '/user', signedIn: true },
   { name: 'user-add', path: '/user/add', signedIn: true },
   { name: 'audit', path: '/audit', signedIn: true },
+  { name: 'pricing', path: '/pricing', signedIn: true },
   { name: 'setting-operation', path: '/setting?tab=operation', signedIn: true },
   { name: 'setting-system', path: '/setting?tab=system', signedIn: true },
   { name: 'setting-other', path: '/setting?tab=other', signedIn: true },

@@ -24,5 +24,7 @@ export const statusSchema = z.object({
   oidc: z.boolean().default(false),
   oidc_client_id: z.string().default(''),
   oidc_well_known: z.string().default(''),
+  /** Visitors who are not signed in may read the price list (PricingPublic; absent from older servers). */
+  pricing_public: z.boolean().default(false),
 });
 export type Status = z.infer<typeof statusSchema>;

@@ -31,6 +31,7 @@ export const statusOf = (options: OptionStore, startTime: number): Status => {
     oidc: oidcConfigured(values),
     oidc_client_id: values.OidcClientId,
     oidc_well_known: values.OidcWellKnown,
+    pricing_public: values.PricingPublic,
   };
 };
 

@@ -16,7 +16,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigation } from 'react-router';
 import { useSession } from '../lib/session.js';
-import { useBranding } from '../lib/status.js';
+import { useBranding, useStatus } from '../lib/status.js';
 import { applyBranding } from './bootstrap.js';
 import { Footer } from './footer.js';
 import { HeaderActions } from './header-actions.js';
@@ -34,7 +34,13 @@ export const Layout = () => {
   const navigation = useNavigation();
   const session = useSession();
   const branding = useBranding();
-  const items = visibleNavItems({ isAdmin: session.isAdmin, chatLink: branding.chatLink });
+  const status = useStatus();
+  const items = visibleNavItems({
+    isAdmin: session.isAdmin,
+    chatLink: branding.chatLink,
+    signedIn: session.user !== undefined,
+    pricingPublic: status?.pricing_public === true,
+  });
 
   useEffect(() => applyBranding(branding.systemName, branding.logo), [branding.systemName, branding.logo]);
   useEffect(close, [pathname, close]);

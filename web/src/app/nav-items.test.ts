@@ -12,10 +12,21 @@ describe('navigation items (spec §2)', () => {
       'dashboard',
       'token',
       'topup',
+      'pricing',
       'log',
       'setting',
       'about',
     ]);
+  });
+
+  it('shows Pricing to a visitor only when the price list is public', () => {
+    const visitor = (pricingPublic: boolean) =>
+      visibleNavItems({ isAdmin: false, chatLink: '', signedIn: false, pricingPublic }).map(
+        (item) => item.key,
+      );
+    expect(visitor(false)).not.toContain('pricing');
+    expect(visitor(true)).toContain('pricing');
+    expect(keys({ isAdmin: false, chatLink: '' })).toContain('pricing');
   });
 
   it('shows channel, redemption and user to admins, and Chat right after Home with a chat link', () => {
@@ -27,6 +38,7 @@ describe('navigation items (spec §2)', () => {
       'token',
       'redemption',
       'topup',
+      'pricing',
       'user',
       'log',
       'audit',

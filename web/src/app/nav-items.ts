@@ -6,6 +6,7 @@ import {
   IconList,
   IconMessageChatbot,
   IconNetwork,
+  IconReceiptDollar,
   IconSettings,
   IconShieldCheck,
   IconTicket,
@@ -23,6 +24,7 @@ export type NavKey =
   | 'token'
   | 'redemption'
   | 'topup'
+  | 'pricing'
   | 'user'
   | 'log'
   | 'audit'
@@ -37,6 +39,8 @@ export interface NavItem {
   readonly adminOnly?: boolean;
   /** Shown only when a chat link is configured (spec §2: inserted after Home). */
   readonly needsChatLink?: boolean;
+  /** Shown to signed-in users, and to visitors only when the price list is public (PricingPublic). */
+  readonly needsPricingAccess?: boolean;
   /** Other paths that belong to this item, and paths under it that do not. */
   readonly alsoActiveOn?: readonly string[];
   readonly notActiveOn?: readonly string[];
@@ -51,6 +55,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { key: 'token', path: '/token', icon: IconKey },
   { key: 'redemption', path: '/redemption', icon: IconTicket, adminOnly: true },
   { key: 'topup', path: '/topup', icon: IconWallet },
+  { key: 'pricing', path: '/pricing', icon: IconReceiptDollar, needsPricingAccess: true },
   {
     key: 'user',
     path: '/user',
@@ -64,10 +69,22 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { key: 'about', path: '/about', icon: IconInfoCircle },
 ];
 
+export interface NavContext {
+  readonly isAdmin: boolean;
+  readonly chatLink: string;
+  /** A user is signed in (absent: yes, as the items other than Pricing show to visitors too). */
+  readonly signedIn?: boolean;
+  /** The status record's pricing_public. */
+  readonly pricingPublic?: boolean;
+}
+
 /** The items this visitor sees. */
-export const visibleNavItems = (options: { isAdmin: boolean; chatLink: string }): NavItem[] =>
+export const visibleNavItems = (options: NavContext): NavItem[] =>
   NAV_ITEMS.filter(
-    (item) => (!item.adminOnly || options.isAdmin) && (!item.needsChatLink || options.chatLink !== ''),
+    (item) =>
+      (!item.adminOnly || options.isAdmin) &&
+      (!item.needsChatLink || options.chatLink !== '') &&
+      (!item.needsPricingAccess || options.signedIn !== false || options.pricingPublic === true),
   );
 
 /** True when `pathname` belongs to the item (its path or below it; Home only exactly; /user/edit is Settings). */

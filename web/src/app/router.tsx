@@ -35,6 +35,8 @@ const publicRoutes: RouteObject[] = [
   },
   { path: 'about', lazy: lazyPage(() => import('../features/site/about-page.js'), 'AboutPage') },
   { path: 'chat', lazy: lazyPage(() => import('../features/site/chat-page.js'), 'ChatPage') },
+  // Signed-in users, and visitors when PricingPublic is on: the page sends other visitors to /login.
+  { path: 'pricing', lazy: lazyPage(() => import('../features/pricing/pricing-page.js'), 'PricingPage') },
 ];
 
 const userRoutes: RouteObject[] = [

@@ -17,8 +17,8 @@ export type RowAttributes = Readonly<Record<`data-${string}`, string | number>>;
 export interface ListRowsProps<T extends { readonly id: number }> {
   readonly items: readonly T[];
   readonly columns: readonly ListColumn<T>[];
-  /** The row's actions: the table's last column, the bottom of a card. */
-  readonly actions: (item: T) => ReactNode;
+  /** The row's actions: the table's last column, the bottom of a card (none: a read-only list). */
+  readonly actions?: (item: T) => ReactNode;
   readonly attributes: (item: T) => RowAttributes;
 }
 
@@ -51,9 +51,11 @@ export const ListRows = <T extends { readonly id: number }>({
                   </Text>
                 </Group>
               ))}
-              <Group gap={6} wrap="wrap" pt={4} aria-label={t('common.actions')}>
-                {actions(item)}
-              </Group>
+              {actions && (
+                <Group gap={6} wrap="wrap" pt={4} aria-label={t('common.actions')}>
+                  {actions(item)}
+                </Group>
+              )}
             </Stack>
           </Paper>
         ))}
@@ -66,7 +68,7 @@ export const ListRows = <T extends { readonly id: number }>({
           {columns.map((column, index) => (
             <Table.Th key={index}>{column.label}</Table.Th>
           ))}
-          <Table.Th>{t('common.actions')}</Table.Th>
+          {actions && <Table.Th>{t('common.actions')}</Table.Th>}
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
@@ -77,7 +79,7 @@ export const ListRows = <T extends { readonly id: number }>({
                 {column.cell(item)}
               </Table.Td>
             ))}
-            <Table.Td>{actions(item)}</Table.Td>
+            {actions && <Table.Td>{actions(item)}</Table.Td>}
           </Table.Tr>
         ))}
       </Table.Tbody>

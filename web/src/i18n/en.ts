@@ -4,6 +4,7 @@ import { enChannel } from './en/channel.js';
 import { enCore } from './en/core.js';
 import { enDashboard } from './en/dashboard.js';
 import { enOptions } from './en/options.js';
+import { enPricing } from './en/pricing.js';
 import { enRatio } from './en/ratio.js';
 import { enRedemption } from './en/redemption.js';
 import { enSecurity } from './en/security.js';
@@ -29,6 +30,7 @@ export const en = {
   ...enDashboard,
   ...enServer,
   ...enSecurity,
+  ...enPricing,
 };
 
 /** The shape every other language must fill. */

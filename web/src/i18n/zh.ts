@@ -4,6 +4,7 @@ import { zhChannel } from './zh/channel.js';
 import { zhCore } from './zh/core.js';
 import { zhDashboard } from './zh/dashboard.js';
 import { zhOptions } from './zh/options.js';
+import { zhPricing } from './zh/pricing.js';
 import { zhRatio } from './zh/ratio.js';
 import { zhRedemption } from './zh/redemption.js';
 import { zhSecurity } from './zh/security.js';
@@ -24,4 +25,5 @@ export const zh: Messages = {
   ...zhDashboard,
   ...zhServer,
   ...zhSecurity,
+  ...zhPricing,
 };

@@ -32,6 +32,7 @@ const status = {
   oidc: false,
   oidc_client_id: '',
   oidc_well_known: '',
+  pricing_public: false,
 };
 
 describe('browser storage', () => {

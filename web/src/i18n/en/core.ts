@@ -50,6 +50,7 @@ export const enCore = {
     token: 'Tokens',
     redemption: 'Redemptions',
     topup: 'Top-up',
+    pricing: 'Pricing',
     user: 'Users',
     log: 'Logs',
     audit: 'Audit',

@@ -121,6 +121,7 @@ export const enOptions = {
       DisplayInCurrencyEnabled: 'Show quota as currency',
       DisplayTokenStatEnabled: 'Billing endpoints show the token quota',
       ApproximateTokenEnabled: 'Approximate token counting (faster)',
+      PricingPublic: 'Visitors who are not signed in may see the price list',
       LogConsumeEnabled: 'Log consumption',
       ChannelDisableThreshold: 'Maximum response time (seconds)',
       QuotaRemindThreshold: 'Quota reminder threshold',

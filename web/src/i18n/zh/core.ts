@@ -53,6 +53,7 @@ export const zhCore: Catalogue<typeof enCore> = {
     token: '令牌',
     redemption: '兑换',
     topup: '充值',
+    pricing: '模型价格',
     user: '用户',
     log: '日志',
     audit: '审计',

@@ -121,6 +121,7 @@ export const zhOptions: Catalogue<typeof enOptions> = {
       DisplayInCurrencyEnabled: '以货币形式显示额度',
       DisplayTokenStatEnabled: '额度查询接口返回令牌额度而非用户额度',
       ApproximateTokenEnabled: '使用近似的方式估算 token 数以减少计算量',
+      PricingPublic: '未登录的访客也可查看模型价格',
       LogConsumeEnabled: '启用额度消费日志记录',
       ChannelDisableThreshold: '最长响应时间（秒）',
       QuotaRemindThreshold: '额度提醒阈值',

@@ -13,7 +13,12 @@ export const OperationSettings = () => {
           key="general"
           id="general"
           title={t('options.section.general')}
-          switches={['DisplayInCurrencyEnabled', 'DisplayTokenStatEnabled', 'ApproximateTokenEnabled']}
+          switches={[
+            'DisplayInCurrencyEnabled',
+            'DisplayTokenStatEnabled',
+            'ApproximateTokenEnabled',
+            'PricingPublic',
+          ]}
           fields={[
             { key: 'TopUpLink', placeholder: t('options.placeholder.TopUpLink') },
             { key: 'ChatLink', placeholder: t('options.placeholder.ChatLink') },

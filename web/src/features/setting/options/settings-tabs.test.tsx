@@ -29,6 +29,7 @@ const status = {
   oidc: false,
   oidc_client_id: '',
   oidc_well_known: '',
+  pricing_public: false,
 };
 
 /** What GET /api/option/ answers: no secrets, ratios as stored. */
