@@ -10,8 +10,11 @@ export const updateOptionRequestSchema = z.object({
 });
 export type UpdateOptionRequest = z.infer<typeof updateOptionRequestSchema>;
 
-/** The most options one PUT /api/option/batch writes (a settings section has a handful). */
-export const OPTION_BATCH_MAX = 64;
+/**
+ * The most options one PUT /api/option/batch writes: a settings section has a handful, and every
+ * option the server serves fits in one batch (a guard against absurd bodies, not a working limit).
+ */
+export const OPTION_BATCH_MAX = 128;
 
 /**
  * PUT /api/option/batch (Sluice's own): several options written all or nothing, each as

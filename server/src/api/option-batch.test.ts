@@ -1,5 +1,6 @@
 import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { ROLES } from '@sluice/contract/roles';
+import { OPTION_BATCH_MAX } from '@sluice/contract/schemas/option';
 import { CHANNEL_STATUS } from '@sluice/contract/statuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, type ApiClient } from '../test-support/api-client.js';
@@ -130,8 +131,8 @@ describe.each(testDialects())('PUT /api/option/batch on %s', (dialect) => {
     );
     await expectRefused([{ key: 'SystemName', value: 42 }], /^invalid parameter: 0\.value/);
     await expectRefused(
-      Array.from({ length: 65 }, (_, index) => ({ key: `Key${index}`, value: 'x' })),
-      /^invalid parameter: at most 64/,
+      Array.from({ length: OPTION_BATCH_MAX + 1 }, (_, index) => ({ key: `Key${index}`, value: 'x' })),
+      new RegExp(`^invalid parameter: at most ${OPTION_BATCH_MAX}`),
     );
   });
 
