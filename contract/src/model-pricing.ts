@@ -68,6 +68,9 @@ export const COMPLETION_RULES: readonly CompletionRule[] = [
   [startsWith('o1'), 4],
   [oneOf('chatgpt-4o-latest'), 3],
   [startsWith('claude-3'), 5],
+  // Sluice: Claude 4 and later (claude-sonnet-4…, claude-opus-4-1@…, claude-haiku-4-5…) cost 5× for
+  // output as Claude 3 does (one-api predates them and falls to its claude- rule of 3).
+  [any(startsWith('claude-sonnet-'), startsWith('claude-opus-'), startsWith('claude-haiku-')), 5],
   [startsWith('claude-'), 3],
   [startsWith('mistral-'), 3],
   [startsWith('gemini-'), 3],

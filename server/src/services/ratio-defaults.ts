@@ -1,3 +1,5 @@
+import { CURRENT_COMPLETION_RATIO, CURRENT_MODEL_RATIO } from './ratio-defaults-current.js';
+
 /**
  * one-api's built-in pricing tables (HEAD of songquanpeng/one-api, relay/billing/ratio/model.go),
  * restated as data. Pure data: no logic lives here; see ratio.ts for the lookups.
@@ -12,6 +14,8 @@
  * api/option-round-trip.test.ts that GET /api/option/ serves them in a form PUT takes back unchanged.
  */
 export const DEFAULT_MODEL_RATIO: Readonly<Record<string, number>> = Object.freeze({
+  // Sluice's prices of models one-api does not price; one-api's own entries below win over them.
+  ...CURRENT_MODEL_RATIO,
   // OpenAI (https://openai.com/pricing); images are per picture: 0.02 × USD = 10
   'gpt-4': 15,
   'gpt-4-0314': 15,
@@ -614,6 +618,7 @@ export const DEFAULT_MODEL_RATIO: Readonly<Record<string, number>> = Object.free
  * back to the rule table of ratio.ts and then to 1.
  */
 export const DEFAULT_COMPLETION_RATIO: Readonly<Record<string, number>> = Object.freeze({
+  ...CURRENT_COMPLETION_RATIO,
   // AWS Bedrock Llama 3: $0.0006 / $0.0003 and $0.0035 / $0.00265 per 1K tokens
   'llama3-8b-8192(33)': 2,
   'llama3-70b-8192(33)': 1.320754716981132,

@@ -127,6 +127,7 @@ describe('completionRatio', () => {
     ['chatgpt-4o-latest', 3],
     ['claude-3-opus-20240229', 5],
     ['claude-3-5-sonnet-latest', 5],
+    ['claude-sonnet-4-5-20250929', 5],
     ['claude-2.1', 3],
     ['mistral-large-latest', 3],
     ['gemini-1.5-pro', 3],
