@@ -83,7 +83,7 @@ describe('the Pricing page', () => {
 
   it("shows the user's group, each model's prices in dollars or quota, and filters by owner", async () => {
     writeStorage('user', { id: 2, username: 'alice', display_name: 'Alice', role: 1, status: 1 });
-    stubApi({ '/api/pricing': { success: true, data: [ROW, UNPRICED], ...ANSWER } as never });
+    stubApi({ '/api/pricing': { success: true, data: [ROW, UNPRICED], ...ANSWER } });
     renderScreen(<PricingPage />, { path: '/pricing' });
     await waitFor(() => expect(screen.getAllByTestId('pricing-row')).toHaveLength(2));
     expect(screen.getByTestId('pricing-group').textContent).toBe('Group vip · group ratio ×1.5');
@@ -100,7 +100,7 @@ describe('the Pricing page', () => {
   });
 
   it('waits for the status record before deciding on a visitor, then sends them to log in unless public', async () => {
-    stubApi({ '/api/pricing': { success: true, data: [ROW], ...ANSWER } as never });
+    stubApi({ '/api/pricing': { success: true, data: [ROW], ...ANSWER } });
     const { router } = renderScreen(<PricingPage />, { path: '/pricing' });
     expect(screen.getByTestId('list-loading')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/pricing');
