@@ -167,21 +167,23 @@ const cubeBranch = (
   groups: SumGroups,
   piece: CubePiece,
 ) => {
-  const { range, hourOfDay } = piece;
+  const { range, skipHourAt, buckets } = piece;
   const query = db
     .selectFrom(cube.name)
     .select(selection('bucket', groups, piece, CUBE_SUMS, sql<string>`model_name`))
-    .where((eb) => {
-      const inHours =
-        hourOfDay && eb.and([eb(timeOfDay, '>=', hourOfDay.from), eb(timeOfDay, '<', hourOfDay.to)]);
-      return eb.and([
+    .where((eb) =>
+      eb.and([
         eb('span', '=', piece.span),
         ...setFilters(filters).map(([dimension, value]) => eb(dimension, '=', value)),
-        ...(range.from === undefined ? [] : [eb('bucket', '>=', range.from)]),
-        ...(range.to === undefined ? [] : [eb('bucket', '<', range.to)]),
-        ...(inHours ? [hourOfDay.outside ? eb.not(inHours) : inHours] : []),
-      ]);
-    });
+        ...(buckets
+          ? [eb('bucket', 'in', buckets)]
+          : [
+              ...(range.from === undefined ? [] : [eb('bucket', '>=', range.from)]),
+              ...(range.to === undefined ? [] : [eb('bucket', '<', range.to)]),
+            ]),
+        ...(skipHourAt === undefined ? [] : [eb(timeOfDay, '<>', skipHourAt)]),
+      ]),
+    );
   const by = groupColumns(groups);
   return by.length > 0 ? query.groupBy(by) : query;
 };

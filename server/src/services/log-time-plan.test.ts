@@ -11,10 +11,8 @@ const timeOfDay = (value: number) => ((value % DAY) + DAY) % DAY;
 /** Whether a cube piece's bucket (its start) is read, as the SQL of log-rollup-read filters it. */
 const reads = (piece: CubePiece, bucket: number) => {
   if (!inRange(bucket, piece.range)) return false;
-  const hours = piece.hourOfDay;
-  if (!hours) return true;
-  const inside = timeOfDay(bucket) >= hours.from && timeOfDay(bucket) < hours.to;
-  return hours.outside ? !inside : inside;
+  if (piece.buckets && !piece.buckets.includes(bucket)) return false;
+  return piece.skipHourAt === undefined || timeOfDay(bucket) !== piece.skipHourAt;
 };
 
 /**

@@ -13,13 +13,6 @@ export interface TimeEdge {
   readonly to: number;
 }
 
-/** The hours of each UTC day a piece keeps: time of day in `[from, to)`, or outside it. */
-export interface HourOfDay {
-  readonly from: number;
-  readonly to: number;
-  readonly outside?: boolean;
-}
-
 /**
  * A piece of the answer and which of the caller's days it counts for: each row's time plus `offset`
  * cut into the caller's days; `weight` -1 takes it back (a correction).
@@ -29,11 +22,17 @@ interface Counted {
   readonly weight: 1 | -1;
 }
 
-/** Buckets of one width over a range (and hours of the day). */
+/** Buckets of one width over a range: all of them, all but one hour of each day, or the ones listed. */
 export interface CubePiece extends Counted {
   readonly span: number;
   readonly range: TimeRange;
-  readonly hourOfDay?: HourOfDay;
+  /** The hour buckets starting at this time of day (seconds after UTC midnight) are left out. */
+  readonly skipHourAt?: number;
+  /**
+   * Only these buckets (inside `range`): a read looks each up in the index instead of walking the
+   * range and filtering by time of day, so that it reads only the hours it keeps.
+   */
+  readonly buckets?: readonly number[];
 }
 
 /** Raw rows of some partial hours. */
@@ -118,7 +117,7 @@ const planHours = (from: number | undefined, to: number | undefined, shift: numb
         ...plain,
         span: HOUR,
         range,
-        ...(cutHour === undefined ? {} : { hourOfDay: { from: cutHour, to: cutHour + HOUR, outside: true } }),
+        ...(cutHour === undefined ? {} : { skipHourAt: cutHour }),
       },
     ],
     raws: edges.length > 0 ? [{ ...plain, edges }] : [],
@@ -138,6 +137,9 @@ const shiftedDays = (days: TimeRange & { from: number; to: number }, shift: numb
   const [start, end] = later ? [0, midnight] : [midnight, DAY];
   const hours = { from: ceilTo(start, HOUR), to: floorTo(end, HOUR) };
   const moved = later ? DAY : -DAY;
+  const buckets: number[] = [];
+  for (let day = days.from; day < days.to; day += DAY)
+    for (let hour = day + hours.from; hour < day + hours.to; hour += HOUR) buckets.push(hour);
   const edges: TimeEdge[] = [];
   if (midnight % HOUR !== 0)
     for (let day = days.from; day < days.to; day += DAY) {
@@ -154,7 +156,7 @@ const shiftedDays = (days: TimeRange & { from: number; to: number }, shift: numb
     [1, 0],
     [-1, moved],
   ] as const) {
-    if (hours.from < hours.to) cubes.push({ offset, weight, span: HOUR, range: days, hourOfDay: hours });
+    if (buckets.length > 0) cubes.push({ offset, weight, span: HOUR, range: days, buckets });
     if (edges.length > 0) raws.push({ offset, weight, edges });
   }
   return { cubes, raws };
