@@ -3,6 +3,7 @@ import { usageQuota } from '../metering/pricing.js';
 import type { NativeFormat, Usage } from '../providers/adaptor.js';
 import { countTextTokens } from '../metering/token-counter.js';
 import { nativeStream, type NativeOutcome } from '../stream/native-stream.js';
+import { nativeBreakEvent, streamBreak } from '../stream/stream-break.js';
 import { readWhole, settle, streamFailure, streamReply, usageOrCount, type Answer } from './answers.js';
 import { AttemptFailure, scrub } from './upstream-error.js';
 import { reply, safeJson, type RelayReply } from './relay-response.js';
@@ -20,6 +21,7 @@ const nativeStreamAnswer = (answer: Answer, native: NativeFormat): RelayReply | 
     upstream: response,
     abortUpstream: () => response.body.destroy(),
     frames: native.decodeStream?.((text) => scrub(text, answer.meta.channel)),
+    breakEvent: (error) => nativeBreakEvent(answer.context.call.client?.format, streamBreak(error)),
     onFinish: (outcome) => {
       const usage = usageOrCount(
         answer,

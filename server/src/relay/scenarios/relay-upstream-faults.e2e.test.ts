@@ -182,11 +182,14 @@ describe.each(testDialects())(
       },
     );
 
-    it('relays a stream that opened and broke later as before: a 200, what came, [DONE], billed for it', async () => {
+    it('ends a stream that opened and broke later with OpenAI’s error event, no [DONE], billed for what came', async () => {
       const { user } = await routes(['breaks'], false);
       const answer = await chat(user, { stream: true });
       expect(answer.status).toBe(200);
-      expect(answer.text).toBe(`${CHUNK}data: [DONE]\n\n`);
+      expect(answer.text).toBe(
+        `${CHUNK}data: {"error":{"message":"the upstream broke off in the middle of its answer: the answer ` +
+          `is incomplete","type":"upstream_error","param":"","code":"stream_broken"}}\n\n`,
+      );
       await fixture.test.sluice.idle();
       const logs = await consumeLogs(db(), user.userId);
       expect(logs).toHaveLength(1);

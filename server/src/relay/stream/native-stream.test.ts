@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
+import { errors } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { anthropicAdaptor } from '../providers/anthropic/index.js';
 import { geminiAdaptor } from '../providers/gemini/index.js';
@@ -11,9 +12,13 @@ import {
   converseFrames,
   readBedrockRecording,
 } from '../../test-support/bedrock-frames.js';
+import { anthropicClient } from '../clients/anthropic/index.js';
+import { geminiClient } from '../clients/gemini/index.js';
+import type { ClientFormat } from '../clients/client-format.js';
 import { UpstreamBody } from '../upstream/upstream-body.js';
-import { nativeStream, type NativeOutcome } from './native-stream.js';
+import { eventsEnd, nativeStream, type NativeOutcome } from './native-stream.js';
 import { StreamRefused } from './stream-opening.js';
+import { nativeBreakEvent, streamBreak } from './stream-break.js';
 
 const recorded = (path: string) => readFileSync(new URL(path, import.meta.url));
 const ANTHROPIC = recorded('../providers/anthropic/anthropic-stream.recorded.sse');
@@ -26,13 +31,22 @@ const nativeOf = (adaptor: Adaptor): NativeFormat => {
   return native;
 };
 
-/** Relays `pieces` (one per turn of the event loop, as socket reads come) through a native stream. */
-const run = async (adaptor: Adaptor, pieces: readonly Buffer[], reframed = false) => {
+/** The client format of each adaptor's native stream. */
+const clientOf = (adaptor: Adaptor): ClientFormat =>
+  adaptor === geminiAdaptor ? geminiClient : anthropicClient;
+
+/**
+ * Relays `pieces` (one per turn of the event loop, as socket reads come) through a native stream;
+ * with `breakWith`, the upstream fails with it after the last piece instead of ending.
+ */
+const run = async (adaptor: Adaptor, pieces: readonly Buffer[], reframed = false, breakWith?: Error) => {
   const body = new UpstreamBody();
   const feed = (index: number) => {
     const piece = pieces[index];
-    if (piece === undefined) body.end();
-    else {
+    if (piece === undefined) {
+      if (breakWith) body.fail(breakWith);
+      else body.end();
+    } else {
       body.push(piece);
       setImmediate(() => feed(index + 1));
     }
@@ -52,14 +66,20 @@ const run = async (adaptor: Adaptor, pieces: readonly Buffer[], reframed = false
     },
     // As native-answers.ts gives it: the format's decoder, scrubbing with the channel's secrets.
     frames: reframed ? nativeOf(adaptor).decodeStream?.((text) => scrub(text, BEDROCK_CHANNEL)) : undefined,
+    breakEvent: (error) => nativeBreakEvent(clientOf(adaptor), streamBreak(error)),
   });
   const opened = await stream.open();
   const out: Buffer[] = [];
+  // The chunks as the stream answered them (a chunk of whole events is the upstream's own buffer).
+  const chunks: Uint8Array[] = [];
   if (opened instanceof Uint8Array) out.push(Buffer.from(opened));
   else
-    for (let chunk = await opened.next(); chunk !== undefined; chunk = await opened.next())
+    for (let chunk = await opened.next(); chunk !== undefined; chunk = await opened.next()) {
+      chunks.push(chunk);
       out.push(Buffer.from(chunk));
-  return { bytes: Buffer.concat(out), outcome, aborted };
+      if (opened.done) break;
+    }
+  return { bytes: Buffer.concat(out), outcome, aborted, chunks };
 };
 
 /** A Bedrock channel whose key (ak|sk|region) an exception quotes. */
@@ -141,6 +161,78 @@ describe('a native stream (the client’s format is the channel’s own)', () =>
       (caught: unknown) => caught,
     );
     expect(ended).toBeInstanceOf(StreamRefused);
+  });
+
+  describe('a stream that breaks after it opened', () => {
+    const CUT =
+      'event: error\ndata: {"type":"error","error":{"type":"api_error","message":"the upstream broke off ' +
+      'in the middle of its answer: the answer is incomplete"}}\n\n';
+    const SILENT =
+      'event: error\ndata: {"type":"error","error":{"type":"api_error","message":"the upstream fell silent ' +
+      'in the middle of its answer: the answer is incomplete"}}\n\n';
+
+    it('ends with Anthropic’s error event after the last whole event, wherever the upstream was cut', async () => {
+      const opened = ANTHROPIC.indexOf('event: content_block_start');
+      for (let at = opened; at < ANTHROPIC.length; at += 7) {
+        const sent = ANTHROPIC.subarray(0, at);
+        const relayed = await run(
+          anthropicAdaptor,
+          cut(sent, Math.floor(at / 2)),
+          false,
+          new Error('other side closed'),
+        );
+        const text = relayed.bytes.toString('utf8');
+        // Never half an event, never message_stop: the whole events that came, then the error event.
+        expect(text).toBe(sent.subarray(0, eventsEnd(sent)).toString('utf8') + CUT);
+        expect(relayed.outcome).toMatchObject({ aborted: false, usage: { prompt_tokens: 21 } });
+      }
+    });
+
+    it('says a silent upstream (undici’s idle timeout) timed out, and bills the text that came', async () => {
+      const end = ANTHROPIC.indexOf('event: message_delta');
+      const relayed = await run(
+        anthropicAdaptor,
+        [ANTHROPIC.subarray(0, end)],
+        false,
+        new errors.BodyTimeoutError(),
+      );
+      expect(relayed.bytes.toString('utf8')).toBe(ANTHROPIC.subarray(0, end).toString('utf8') + SILENT);
+      expect(relayed.bytes.toString('utf8')).not.toContain('message_stop');
+      expect(relayed.outcome?.text).toBe('你好！我是 Claude 🤖。很高兴为你效劳。');
+    });
+
+    it('ends a Gemini stream with Google’s error object', async () => {
+      // Google frames its events with CRLF.
+      const first = GEMINI.indexOf('\r\n\r\n') + 4;
+      const relayed = await run(
+        geminiAdaptor,
+        [GEMINI.subarray(0, first + 10)],
+        false,
+        new errors.BodyTimeoutError(),
+      );
+      expect(relayed.bytes.subarray(0, first).equals(GEMINI.subarray(0, first))).toBe(true);
+      const event = relayed.bytes.subarray(first).toString('utf8');
+      expect(event.startsWith('data: ') && event.endsWith('\n\n')).toBe(true);
+      expect(JSON.parse(event.slice('data: '.length))).toEqual({
+        error: {
+          code: 504,
+          message: 'the upstream fell silent in the middle of its answer: the answer is incomplete',
+          status: 'DEADLINE_EXCEEDED',
+        },
+      });
+    });
+
+    it('passes chunks that end on an event’s end without a copy, and holds only an incomplete event', async () => {
+      const events = ANTHROPIC.toString('utf8')
+        .split('\n\n')
+        .slice(0, -1)
+        .map((event) => Buffer.from(`${event}\n\n`));
+      const relayed = await run(anthropicAdaptor, events);
+      expect(relayed.bytes.equals(ANTHROPIC)).toBe(true);
+      // The first piece opened the stream (held, then answered); each later one is the upstream's own buffer.
+      for (let index = 1; index < events.length; index += 1)
+        expect(relayed.chunks[index]).toBe(events[index]);
+    });
   });
 
   describe('a Bedrock Claude stream (AWS’s event stream of Anthropic events), re-framed as Anthropic’s SSE', () => {
@@ -238,5 +330,18 @@ describe('a native stream (the client’s format is the channel’s own)', () =>
       );
       expect(cutShort).toBeInstanceOf(StreamRefused);
     });
+  });
+});
+
+describe('eventsEnd', () => {
+  it('finds the end of the last whole event, for every line ending server-sent events allow', () => {
+    const at = (text: string) => eventsEnd(Buffer.from(text));
+    expect(at('data: 1\n\n')).toBe(9);
+    expect(at('data: 1\n\ndata: 2')).toBe(9);
+    expect(at('data: 1\n\nevent: x\ndata: 2\n')).toBe(9);
+    expect(at('data: 1\r\n\r\ndata: 2')).toBe(11);
+    expect(at('data: 1\r\rdata: 2')).toBe(9);
+    expect(at('data: 1\n')).toBe(0);
+    expect(at('')).toBe(0);
   });
 });

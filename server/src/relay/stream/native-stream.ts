@@ -18,6 +18,11 @@ export interface NativeStreamOptions {
    * `decodeStream`): its events are sent as server-sent events. Absent, the bytes go as they came.
    */
   readonly frames?: StreamDecoder | undefined;
+  /**
+   * The event that ends the client's stream when the upstream breaks after it opened (cut, silent
+   * past its idle timeout, unreadable): the client format's own error event (stream-break.ts).
+   */
+  readonly breakEvent: (error: unknown) => string;
 }
 
 /** How a native stream ended: its usage is `final` only when the provider's last word on it came. */
@@ -36,6 +41,24 @@ export interface NativeStream extends ChunkSource {
 }
 
 const NO_BYTES = Buffer.alloc(0);
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * Where the complete events of `bytes` end: after its last blank line (`\n\n`, `\r\n\r\n` or
+ * `\r\r`), 0 when there is none. Found from the end, so a chunk of whole events costs a byte or two.
+ */
+export const eventsEnd = (bytes: Uint8Array): number => {
+  for (let index = bytes.length - 1; index > 0; index -= 1) {
+    const byte = bytes[index];
+    if (byte !== LF && byte !== CR) continue;
+    const before = bytes[index - 1];
+    if (before === byte) return index + 1;
+    if (byte === LF && before === CR && index >= 3 && bytes[index - 2] === LF && bytes[index - 3] === CR)
+      return index + 1;
+  }
+  return 0;
+};
 
 /** An event as the client's server-sent events say it (a data of several lines, line by line). */
 const sseEvent = (name: string, data: string): string =>
@@ -137,11 +160,8 @@ export const nativeStream = (options: NativeStreamOptions): NativeStream => {
       throw refusal;
     }
     if (!opened) return undefined;
-    const first = frames
-      ? Buffer.from(head, 'utf8')
-      : unopened.length === 1 && unopened[0]
-        ? unopened[0]
-        : Buffer.concat(unopened);
+    const bytes = unopened.length === 1 && unopened[0] ? unopened[0] : Buffer.concat(unopened);
+    const first = frames ? Buffer.from(head, 'utf8') : whole(bytes, last);
     unopened.length = 0;
     head = '';
     if (last) {
@@ -151,6 +171,20 @@ export const nativeStream = (options: NativeStreamOptions): NativeStream => {
     }
     held = first;
     return source;
+  };
+
+  // The bytes of an event not yet complete, held until it is: a break then never leaves half an
+  // event before the error event (the client would read the two as one garbled event).
+  let tail: Buffer | undefined;
+  /** The complete events of the bytes passed so far (everything, at the end). */
+  const whole = (chunk: Buffer, last: boolean): Buffer => {
+    const bytes = tail ? Buffer.concat([tail, chunk]) : chunk;
+    tail = undefined;
+    if (last) return bytes;
+    const end = eventsEnd(bytes);
+    if (end === bytes.length) return bytes;
+    tail = bytes.subarray(end);
+    return bytes.subarray(0, end);
   };
 
   const opening = async (): Promise<Uint8Array | NativeStream> => {
@@ -175,22 +209,29 @@ export const nativeStream = (options: NativeStreamOptions): NativeStream => {
       }
       for (;;) {
         if (source.done) return undefined;
-        let chunk;
+        let chunk: Buffer | undefined;
+        let last: boolean;
+        let out: string;
         try {
           chunk = await body.next();
+          last = chunk === undefined || body.ended;
+          out = read(chunk ?? NO_BYTES, last);
         } catch (error) {
-          // Broken off mid-stream: billed for what came; the client's connection is cut (relay-http).
+          // Broken off mid-stream: billed for what came; the client's stream ends with its format's
+          // error event, never with the closing events that would make the answer look complete.
           source.done = true;
           finish(false);
-          throw error;
+          return Buffer.from(options.breakEvent(error), 'utf8');
         }
-        const last = chunk === undefined || body.ended;
-        const out = read(chunk ?? NO_BYTES, last);
         if (last) {
           source.done = true;
           finish(false);
         }
-        if (!frames) return chunk;
+        if (!frames) {
+          const passed = whole(chunk ?? NO_BYTES, last);
+          if (passed.length > 0 || last) return passed;
+          continue;
+        }
         // A re-framed stream answers once a chunk completed an event (or at its end).
         if (out !== '') return Buffer.from(out, 'utf8');
         if (last) return undefined;

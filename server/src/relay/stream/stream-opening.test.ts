@@ -181,7 +181,7 @@ describe('relayStream().open', () => {
     expect(outcomes).toEqual([]);
   });
 
-  it('behaves as before once opened: a break later ends the client’s stream with [DONE], billed for what came', async () => {
+  it('once opened, a break later ends the client’s stream with an error event (no [DONE]), billed for what came', async () => {
     const body = new UpstreamBody();
     const outcomes: StreamOutcome[] = [];
     const stream = relayStream({
@@ -197,7 +197,8 @@ describe('relayStream().open', () => {
     expect(Buffer.from((await opened.next()) ?? []).toString()).toBe(CHUNK('Hel'));
     const waiting = opened.next();
     body.fail(new Error('other side closed'));
-    expect(Buffer.from((await waiting) ?? []).toString()).toBe('data: [DONE]\n\n');
+    const last = Buffer.from((await waiting) ?? []).toString();
+    expect(last).toMatch(/^data: \{"error":\{.*"code":"stream_broken"\}\}\n\n$/);
     expect(outcomes).toEqual([{ usage: undefined, text: 'Hel', aborted: false }]);
   });
 });

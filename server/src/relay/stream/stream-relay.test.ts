@@ -1,4 +1,5 @@
 import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
+import { errors } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { Adaptor, RelayRequestMeta } from '../providers/adaptor.js';
 import { anthropicAdaptor } from '../providers/anthropic/anthropic-adaptor.js';
@@ -195,17 +196,43 @@ describe('relayStream on an OpenAI stream that carries "usage":null', () => {
     ]);
   });
 
-  it('ends the client’s stream with [DONE] and bills what came when the upstream fails mid-stream', async () => {
-    const body = new UpstreamBody();
-    const outcomes: StreamOutcome[] = [];
-    const source = streamOf(body, (outcome) => outcomes.push(outcome));
-    body.push(Buffer.from(OPENAI_STREAM.slice(1, 3).join('')));
-    expect(Buffer.from((await source.next()) ?? []).toString()).toBe(OPENAI_STREAM.slice(1, 3).join(''));
-    const waiting = source.next();
-    body.fail(new Error('other side closed'));
-    expect(Buffer.from((await waiting) ?? []).toString()).toBe('data: [DONE]\n\n');
-    expect(await source.next()).toBeUndefined();
-    expect(outcomes).toEqual([{ usage: undefined, text: 'Hello', aborted: false }]);
+  it('ends the client’s stream with an error event, no [DONE], and bills what came when the upstream breaks mid-stream', async () => {
+    const broken = async (error: Error, partial: string) => {
+      const body = new UpstreamBody();
+      const outcomes: StreamOutcome[] = [];
+      const source = streamOf(body, (outcome) => outcomes.push(outcome));
+      body.push(Buffer.from(OPENAI_STREAM.slice(1, 3).join('')));
+      expect(Buffer.from((await source.next()) ?? []).toString()).toBe(OPENAI_STREAM.slice(1, 3).join(''));
+      // Half an event, then the break: the half is never passed on.
+      body.push(Buffer.from(partial));
+      const waiting = source.next();
+      body.fail(error);
+      const last = Buffer.from((await waiting) ?? []).toString();
+      expect(source.done).toBe(true);
+      expect(await source.next()).toBeUndefined();
+      expect(outcomes).toEqual([{ usage: undefined, text: 'Hello', aborted: false }]);
+      expect(last).not.toContain('[DONE]');
+      expect(last.startsWith('data: ') && last.endsWith('\n\n')).toBe(true);
+      return JSON.parse(last.slice('data: '.length)) as unknown;
+    };
+    expect(
+      await broken(new Error('other side closed'), 'data: {"choices":[{"delta":{"content":" wor'),
+    ).toEqual({
+      error: {
+        message: 'the upstream broke off in the middle of its answer: the answer is incomplete',
+        type: 'upstream_error',
+        param: '',
+        code: 'stream_broken',
+      },
+    });
+    expect(await broken(new errors.BodyTimeoutError(), '')).toEqual({
+      error: {
+        message: 'the upstream fell silent in the middle of its answer: the answer is incomplete',
+        type: 'upstream_error',
+        param: '',
+        code: 'stream_idle_timeout',
+      },
+    });
   });
 
   it('passes an error the provider reports mid-stream on as OpenAI’s error event, without the channel key', async () => {
@@ -231,9 +258,10 @@ describe('relayStream on an OpenAI stream that carries "usage":null', () => {
       anthropicAdaptor,
       claude,
     );
+    // The error event is the stream's last word: no [DONE] that would make the answer look complete.
     const events = out.split('\n\n').filter((event) => event !== '');
-    expect(events.at(-1)).toBe('data: [DONE]');
-    expect(JSON.parse(events.at(-2)?.slice('data: '.length) ?? '')).toEqual({
+    expect(out).not.toContain('[DONE]');
+    expect(JSON.parse(events.at(-1)?.slice('data: '.length) ?? '')).toEqual({
       error: {
         message: 'Overloaded (key [redacted])',
         type: 'overloaded_error',

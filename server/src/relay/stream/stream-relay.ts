@@ -5,6 +5,7 @@ import { choiceText, readUsage } from '../providers/openai-usage.js';
 import type { ChunkSource } from '../pipeline/relay-response.js';
 import type { UpstreamResponse } from '../upstream/upstream.js';
 import { isPlain, latin1Of, needsLook, singleData, streamError, utf8Of } from './openai-frames.js';
+import { breakInfo, openAiErrorEvent, streamBreak } from './stream-break.js';
 import { parseJson } from '@sluice/contract/parse-json';
 import {
   OPENING_LIMIT_BYTES,
@@ -54,7 +55,8 @@ const NO_BYTES = Buffer.alloc(0);
  * Relays an upstream SSE stream as it arrives: each complete event is forwarded at once (no
  * buffering beyond a partial line). OpenAI-format streams are forwarded verbatim, except the usage
  * chunk the client did not ask for and chunks with neither choices nor usage; other formats go
- * through the adaptor. The stream always ends with `data: [DONE]`.
+ * through the adaptor. A stream that ends ends with `data: [DONE]`; one that broke, or whose
+ * provider reported an error, ends with OpenAI's error event and no `[DONE]` (stream-break.ts).
  */
 export const relayStream = (options: StreamOptions): RelayStream => {
   const { adaptor, meta } = options;
@@ -74,6 +76,8 @@ export const relayStream = (options: StreamOptions): RelayStream => {
   let usage: Usage | undefined;
   let text = '';
   let done = false;
+  // An error event went out (the provider's, or the break's): nothing follows it, no [DONE].
+  let errored = false;
   let finished = false;
   // The stream opened (an event that gives the client something); until then nothing is answered.
   let opened = false;
@@ -113,7 +117,11 @@ export const relayStream = (options: StreamOptions): RelayStream => {
       // event, scrubbed, rather than dropped like a keep-alive (the client must not take the
       // answer for complete).
       const error = chunk?.error !== undefined ? adaptor.parseError(chunk) : undefined;
-      if (error) return latin1Of(sseData(JSON.stringify({ error: streamError(error, meta) })));
+      if (error) {
+        errored = true;
+        done = true;
+        return latin1Of(sseData(JSON.stringify({ error: streamError(error, meta) })));
+      }
       const found = readUsage(chunk?.usage);
       if (found && found.total_tokens > 0) usage = found;
       const noChoices = !Array.isArray(chunk?.choices) || chunk.choices.length === 0;
@@ -125,14 +133,17 @@ export const relayStream = (options: StreamOptions): RelayStream => {
   };
 
   const converted = (event: SseEvent): string => {
-    if (!translate || refusal) return '';
+    if (!translate || refusal || errored) return '';
     const step = translate(event);
     if (!opened && !decide(translatedOpening(event.data, step))) return '';
     if (step.usage) usage = step.usage;
     if (step.text) text += step.text;
     if (step.done) done = true;
     const out = step.chunks.map((chunk) => sseData(JSON.stringify(chunk))).join('');
-    return step.error ? out + sseData(JSON.stringify({ error: streamError(step.error, meta) })) : out;
+    if (!step.error) return out;
+    errored = true;
+    done = true;
+    return out + sseData(JSON.stringify({ error: streamError(step.error, meta) }));
   };
 
   const render = (events: readonly SseEvent[]): string => {
@@ -194,6 +205,7 @@ export const relayStream = (options: StreamOptions): RelayStream => {
     let out = binary && carry !== '' ? render(parser.feed(carry)) : '';
     carry = '';
     out += render(frames ? frames.end() : parser.end());
+    if (errored) return out;
     if (!binary && options.clientWantsUsage && usage)
       out += sseData(
         JSON.stringify({ object: 'chat.completion.chunk', model: meta.model, choices: [], usage }),
@@ -224,12 +236,18 @@ export const relayStream = (options: StreamOptions): RelayStream => {
     return undefined;
   };
 
-  /** The upstream failed mid-stream: the client's stream ends here, billed for what came. */
-  const broken = (): Uint8Array | undefined => {
+  /**
+   * The upstream failed mid-stream (cut, silent past its idle timeout, unreadable): the client's
+   * stream ends with OpenAI's error event (no [DONE]: the answer is not complete), billed for what came.
+   */
+  const broken = (error: unknown): Uint8Array | undefined => {
     source.done = true;
     if (!opened) return undefined;
     finish(false);
-    return encode(sseData('[DONE]'));
+    if (errored) return undefined;
+    errored = true;
+    const event = openAiErrorEvent(breakInfo(streamBreak(error)));
+    return encode(binary ? latin1Of(event) : event);
   };
 
   // Before the stream opened: the upstream's bytes (a JSON error body sent as a stream is read from
@@ -288,8 +306,8 @@ export const relayStream = (options: StreamOptions): RelayStream => {
       if (all === undefined) return undefined;
       try {
         return step(all, true);
-      } catch {
-        return broken();
+      } catch (error) {
+        return broken(error);
       }
     },
     next: async () => {
@@ -306,8 +324,8 @@ export const relayStream = (options: StreamOptions): RelayStream => {
           const out = step(chunk ?? NO_BYTES, chunk === undefined || body.ended);
           if (out || source.done) return out;
         }
-      } catch {
-        return broken();
+      } catch (error) {
+        return broken(error);
       }
     },
     cancel: () => {
