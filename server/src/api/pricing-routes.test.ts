@@ -60,7 +60,7 @@ describe.each(testDialects())('GET /api/pricing on %s', (dialect) => {
     await setOption('CacheReadRatio', JSON.stringify({ 'house-model': 0.2 }));
     await channel({
       name: 'openai',
-      models: 'gpt-4o,house-model,dall-e-3,tts-1,whisper-1',
+      models: 'gpt-4o,house-model,dall-e-3,tts-1,whisper-1,claude-sonnet-4-5-20250929',
       group: 'default,vip',
     });
     await channel({ name: 'claude', type: CHANNEL_TYPE.anthropic, models: 'house-model', group: 'default' });
@@ -85,6 +85,7 @@ describe.each(testDialects())('GET /api/pricing on %s', (dialect) => {
     expect(answer).toMatchObject({ success: true, group: 'default', group_ratio: { default: 1 } });
     expect(answer.quota_per_unit).toBe(500000);
     expect(answer.data.map((entry) => entry.model_name)).toEqual([
+      'claude-sonnet-4-5-20250929',
       'dall-e-3',
       'gpt-4o',
       'house-model',
@@ -118,6 +119,13 @@ describe.each(testDialects())('GET /api/pricing on %s', (dialect) => {
       [[CHANNEL_TYPE.anthropic], 3_000_000, 6_000_000],
     ]);
     expect(house[0]?.quota.cache_read).toBe(150_000);
+    // Claude's maker, whoever serves it (GET /v1/models' lists put this id under Bedrock).
+    expect(row(answer.data, 'claude-sonnet-4-5-20250929')).toMatchObject({
+      owner_by: 'anthropic',
+      model_ratio: 1.5,
+      completion_ratio: 5,
+      usd: { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 },
+    });
     // dall-e-3 per image (ratio 20: trunc(20 × 1000)), speech per 1M characters, transcripts per 1M tokens.
     expect(row(answer.data, 'dall-e-3')).toMatchObject({
       billed_by: 'image',
@@ -137,6 +145,7 @@ describe.each(testDialects())('GET /api/pricing on %s', (dialect) => {
     expect(answer).toMatchObject({ group: 'vip', group_ratio: { vip: 1.5 } });
     expect(answer.data.map((entry) => entry.model_name)).toEqual([
       'cheap-alias',
+      'claude-sonnet-4-5-20250929',
       'dall-e-3',
       'gpt-4o',
       'house-model',

@@ -20,6 +20,15 @@ export interface ChannelOperationsDeps {
   readonly adaptorSettings: AdaptorSettings;
 }
 
+/**
+ * Families other hosts serve too (Bedrock, Vertex AI list current Claude ids Anthropic's own list
+ * predates): the price list names their maker, whoever serves them.
+ */
+const MAKERS: readonly (readonly [family: RegExp, owner: string])[] = [
+  [/^claude-/, 'anthropic'],
+  [/^(gemini-|gemma-)/, 'google gemini'],
+];
+
 const findChannel = (db: Kysely<Tables>, id: number) =>
   db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
 
@@ -34,6 +43,7 @@ export const createChannelOperations = (deps: ChannelOperationsDeps) => ({
     .flatMap((provider) => provider.models.map((model) => modelObject(model)))
     .filter((model) => model !== undefined),
   modelOwner: (model: string, channelType: number): string =>
+    MAKERS.find(([family]) => family.test(model))?.[1] ??
     modelObject(model)?.owned_by ??
     Object.values(PROVIDERS).find((provider) => provider.type === channelType)?.owner ??
     'custom',
