@@ -67,6 +67,9 @@ export const CURRENT_MODEL_RATIO: Readonly<Record<string, number>> = Object.free
   'Doubao-lite-32k': 0.0213,
   'Doubao-lite-128k': 0.0568,
   'Doubao-embedding': 0.0355,
+  // MiniMax (api.minimax.chat): Text-01 and VL-01 ¥1 per 1M input tokens.
+  'MiniMax-Text-01': 0.071,
+  'MiniMax-VL-01': 0.071,
 });
 
 /** Their output price / input price where one-api's rules (model-pricing.ts) would say otherwise. */
@@ -93,4 +96,7 @@ export const CURRENT_COMPLETION_RATIO: Readonly<Record<string, number>> = Object
   'Doubao-lite-4k': 2,
   'Doubao-lite-32k': 2,
   'Doubao-lite-128k': 1.25,
+  // MiniMax Text-01 and VL-01: ¥8 per 1M output tokens.
+  'MiniMax-Text-01': 8,
+  'MiniMax-VL-01': 8,
 });

@@ -25,7 +25,6 @@ const NOT_PRICED: Partial<
     models: ['gemma-2-2b-it', 'gemma-2-9b-it', 'gemma-2-27b-it', 'text-embedding-004'],
   },
   baichuan: { why: 'price not published in dollars or per token here', models: ['Baichuan-Text-Embedding'] },
-  minimax: { why: 'not researched yet', models: ['MiniMax-VL-01', 'MiniMax-Text-01'] },
   groq: {
     why: 'Whisper is billed per audio hour (no token price); the others were previews Groq retired',
     models: [
