@@ -22,10 +22,10 @@ import pg from 'pg';
  * @param {{ pgAdmin: string, mysqlHost: string, mysqlPort: number, mysqlUser: string, sqliteDir: string }} where
  */
 export const scaleTargets = (name, where) => ({
-  /** @returns {Promise<ScaleDb>} */
-  sqlite: () => {
+  /** @param {boolean} fresh @returns {Promise<ScaleDb>} */
+  sqlite: (fresh) => {
     const path = `${where.sqliteDir}/${name}.db`;
-    for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+    if (fresh) for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
     /** @type {import('better-sqlite3').Database | undefined} */
     let db;
     const open = () => {
@@ -56,13 +56,15 @@ export const scaleTargets = (name, where) => ({
     };
     return Promise.resolve(target);
   },
-  /** @returns {Promise<ScaleDb>} */
-  postgres: async () => {
-    const admin = new pg.Client({ connectionString: where.pgAdmin });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
+  /** @param {boolean} fresh @returns {Promise<ScaleDb>} */
+  postgres: async (fresh) => {
+    if (fresh) {
+      const admin = new pg.Client({ connectionString: where.pgAdmin });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.query(`CREATE DATABASE ${name}`);
+      await admin.end();
+    }
     const url = new URL(where.pgAdmin);
     url.pathname = `/${name}`;
     /** @type {pg.Client | undefined} */
@@ -95,13 +97,15 @@ export const scaleTargets = (name, where) => ({
       },
     };
   },
-  /** @returns {Promise<ScaleDb>} */
-  mysql: async () => {
+  /** @param {boolean} fresh @returns {Promise<ScaleDb>} */
+  mysql: async (fresh) => {
     const server = { host: where.mysqlHost, port: where.mysqlPort, user: where.mysqlUser };
-    const admin = await mysql.createConnection(server);
-    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
+    if (fresh) {
+      const admin = await mysql.createConnection(server);
+      await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+      await admin.query(`CREATE DATABASE ${name}`);
+      await admin.end();
+    }
     /** @type {import('mysql2/promise').Connection | undefined} */
     let connection;
     const open = async () => {
