@@ -43,6 +43,11 @@ export const ADMIN_OPTION_KEYS = [
   'ModelRatio',
   'CompletionRatio',
   'GroupRatio',
+  // operation: limits and budgets
+  'GroupRateLimits',
+  'BudgetWindowMode',
+  'BudgetTimeZone',
+  'BudgetWarningPercent',
   // system: registration
   'RegisterEnabled',
   'PasswordRegisterEnabled',

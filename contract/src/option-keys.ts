@@ -101,6 +101,16 @@ export const OPTION_DEFINITIONS = {
   OidcGroupMapping: text('{}'),
   /** Sluice's own: whether a first OpenID Connect sign-in may create its user (RegisterEnabled must allow it too). */
   OidcRegisterEnabled: bool(true),
+  /** Sluice's own: rate limits per group, shared by the group's users (JSON: {"vip": {"rpm": 60, "tpm": 100000, "concurrency": 5}}). */
+  GroupRateLimits: text('{}'),
+  /** Sluice's own: with Redis away, refuse limited requests (503) rather than let them through unlimited. */
+  RateLimitFailClosed: bool(false),
+  /** Sluice's own: budgets' days, weeks and months as calendar windows in BudgetTimeZone, or rolling ones. */
+  BudgetWindowMode: { kind: 'string', defaultValue: 'calendar', choices: ['calendar', 'rolling'] } as const,
+  /** Sluice's own: the IANA time zone of calendar budget windows. */
+  BudgetTimeZone: text('UTC'),
+  /** Sluice's own: mail the user once per window when a budget's use reaches this percentage (0: never). */
+  BudgetWarningPercent: int(0),
 } as const satisfies Record<string, OptionDefinition>;
 
 export type OptionKey = keyof typeof OPTION_DEFINITIONS;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { limitFieldsSchema, limitRecordSchema } from './limits.js';
 
 export const tokenSchema = z.object({
   id: z.number(),
@@ -14,6 +15,7 @@ export const tokenSchema = z.object({
   used_quota: z.number(),
   models: z.string(),
   subnet: z.string(),
+  ...limitRecordSchema,
 });
 export type Token = z.infer<typeof tokenSchema>;
 
@@ -76,6 +78,8 @@ const tokenFields = {
     .default(-1),
   models: z.string().max(4096, 'models is too long').default(''),
   subnet: subnetSchema.default(''),
+  /** Sluice's own: rate limits and budgets (absent: unchanged on update, unset on create). */
+  ...limitFieldsSchema,
 };
 
 export const createTokenRequestSchema = z.object(tokenFields);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { limitFieldsSchema, limitRecordSchema } from './limits.js';
 
 /** Length limits of one-api's user validator. */
 export const USER_LIMITS = {
@@ -58,6 +59,7 @@ export const userSchema = z.object({
   group: z.string(),
   aff_code: z.string(),
   inviter_id: z.number(),
+  ...limitRecordSchema,
 });
 export type User = z.infer<typeof userSchema>;
 
@@ -114,6 +116,8 @@ export const updateUserRequestSchema = z.object({
     .optional(),
   role: z.number().int().optional(),
   status: z.number().int().optional(),
+  /** Sluice's own: the user's rate limits and budgets, set by an administrator. */
+  ...limitFieldsSchema,
 });
 export type UpdateUserRequest = z.infer<typeof updateUserRequestSchema>;
 

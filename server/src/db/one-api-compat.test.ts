@@ -1,4 +1,5 @@
 import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
+import { LIMIT_FIELDS } from '@sluice/contract/schemas/limits';
 import { LOG_TYPE } from '@sluice/contract/statuses';
 import type { ColumnMetadata, Kysely, TableMetadata } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,8 +109,10 @@ describe.each(testDialects())('booting on a one-api v0.6.9 database (%s)', (dial
   it('keeps every existing row as it was', async () => {
     const after = await readAll(db());
     for (const table of ORIGINAL_TABLES) expect(after[table], table).toMatchObject(rowsBefore[table]!);
-    expect(after['users']).toEqual(rowsBefore['users']);
-    expect(after['tokens']).toEqual(rowsBefore['tokens']);
+    // Sluice's limits and budgets (migration 0007) are added to users and tokens, unset on every row.
+    const unset = Object.fromEntries(LIMIT_FIELDS.map((field) => [field, null]));
+    expect(after['users']).toEqual(rowsBefore['users']!.map((row) => ({ ...row, ...unset })));
+    expect(after['tokens']).toEqual(rowsBefore['tokens']!.map((row) => ({ ...row, ...unset })));
     expect(after['options']).toEqual(rowsBefore['options']);
     expect(after['abilities']).toEqual(rowsBefore['abilities']);
   });
@@ -135,8 +138,14 @@ describe.each(testDialects())('booting on a one-api v0.6.9 database (%s)', (dial
       ]),
     );
     expect(namesOf('channels')).toContain('test_model');
-    expect(namesOf('users')).toEqual(shapesBefore['users']!.map((column) => column.name));
-    expect(namesOf('tokens')).toEqual(shapesBefore['tokens']!.map((column) => column.name));
+    for (const table of ['users', 'tokens']) {
+      expect(namesOf(table)).toEqual([...shapesBefore[table]!.map((column) => column.name), ...LIMIT_FIELDS]);
+      for (const field of LIMIT_FIELDS)
+        expect(
+          after[table]?.find((column) => column.name === field),
+          `${table}.${field}`,
+        ).toMatchObject({ isNullable: true });
+    }
     const names = tables.map((table) => table.name);
     expect(names).toEqual(expect.arrayContaining(['sluice_sessions', 'sluice_codes']));
   });

@@ -24,6 +24,14 @@ export interface UsersTable {
   group: string;
   aff_code: string | null;
   inviter_id: number | null;
+  /** Sluice's own (migration 0007): rate limits and budgets, null when unset. */
+  rpm_limit: number | null;
+  tpm_limit: number | null;
+  concurrency_limit: number | null;
+  budget_5h: number | null;
+  budget_daily: number | null;
+  budget_weekly: number | null;
+  budget_monthly: number | null;
 }
 
 export interface TokensTable {
@@ -40,6 +48,14 @@ export interface TokensTable {
   used_quota: number;
   models: string | null;
   subnet: string | null;
+  /** Sluice's own (migration 0007): rate limits and budgets, null when unset. */
+  rpm_limit: number | null;
+  tpm_limit: number | null;
+  concurrency_limit: number | null;
+  budget_5h: number | null;
+  budget_daily: number | null;
+  budget_weekly: number | null;
+  budget_monthly: number | null;
 }
 
 export interface ChannelsTable {

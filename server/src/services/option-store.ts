@@ -6,6 +6,7 @@ import {
   type OptionDefinition,
   type OptionKey,
 } from '@sluice/contract/option-keys';
+import { isTimeZone, readGroupRateLimits } from '@sluice/contract/schemas/limits';
 import { readOidcGroupMapping } from '@sluice/contract/schemas/oidc';
 import type { Option } from '@sluice/contract/schemas/option';
 import { checkRatioMap } from '@sluice/contract/ratio-map';
@@ -82,6 +83,14 @@ const checkPrerequisites = (key: string, value: string, raw: ReadonlyMap<string,
     const mapping = readOidcGroupMapping(value);
     if (!mapping.ok) throw businessError(mapping.message);
   }
+  if (key === 'GroupRateLimits') {
+    const limits = readGroupRateLimits(value);
+    if (!limits.ok) throw businessError(limits.message);
+  }
+  if (key === 'BudgetTimeZone' && !isTimeZone(value))
+    throw businessError('BudgetTimeZone must be a time zone such as UTC or Asia/Shanghai');
+  if (key === 'BudgetWarningPercent' && Number(value) > 100)
+    throw businessError('BudgetWarningPercent must be between 0 and 100 (0: no warning)');
 };
 
 /** The ratio maps the console sees merged over their built-in defaults. */

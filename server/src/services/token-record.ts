@@ -2,6 +2,7 @@ import type { Token } from '@sluice/contract/schemas/token';
 import type { Selectable } from 'kysely';
 import { toBool } from '../db/database.js';
 import type { TokensTable } from '../db/tables.js';
+import { limitValuesOf } from './limit-record.js';
 
 export type TokenRow = Selectable<TokensTable>;
 
@@ -20,4 +21,5 @@ export const toTokenRecord = (row: TokenRow): Token => ({
   used_quota: row.used_quota,
   models: row.models ?? '',
   subnet: row.subnet ?? '',
+  ...limitValuesOf(row),
 });

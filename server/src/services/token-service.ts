@@ -7,6 +7,7 @@ import { businessError } from '../lib/app-error.js';
 import { generateTokenKey } from '../lib/keys.js';
 import { nowSeconds } from '../lib/time.js';
 import type { ChangeFeed } from './change-feed.js';
+import { limitChangesOf } from './limit-record.js';
 import { countOf, ITEMS_PER_PAGE, pageOffset } from './paging.js';
 import type { ServiceDeps } from './service-deps.js';
 import { toTokenRecord, type TokenRow } from './token-record.js';
@@ -85,6 +86,7 @@ export const createTokenService = (deps: ServiceDeps, changes: ChangeFeed) => {
             used_quota: 0,
             models: input.models,
             subnet: input.subnet,
+            ...limitChangesOf(input),
           }),
         );
         return get(userId, id);
@@ -126,6 +128,7 @@ export const createTokenService = (deps: ServiceDeps, changes: ChangeFeed) => {
         unlimited_quota: input.unlimited_quota,
         models: input.models,
         subnet: input.subnet,
+        ...limitChangesOf(input),
       })
       .where('id', '=', input.id)
       .where('user_id', '=', userId)

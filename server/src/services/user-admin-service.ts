@@ -8,6 +8,7 @@ import { uuidHex } from '../lib/keys.js';
 import { hashPassword } from '../lib/password.js';
 import type { ChangeFeed } from './change-feed.js';
 import { writeLog } from './log-writer.js';
+import { limitChangesOf } from './limit-record.js';
 import { countOf, ITEMS_PER_PAGE, pageOffset } from './paging.js';
 import { formatLogQuota } from './quota-text.js';
 import type { ServiceDeps } from './service-deps.js';
@@ -123,7 +124,8 @@ export const createUserAdminService = (deps: ServiceDeps, sessions: SessionStore
         UserRow,
         'username' | 'display_name' | 'password' | 'email' | 'quota' | 'group' | 'role' | 'status'
       >
-    > = {};
+    > &
+      ReturnType<typeof limitChangesOf> = limitChangesOf(input);
     if (input.username) changes.username = input.username;
     if (input.display_name !== undefined) changes.display_name = input.display_name;
     if (input.password) changes.password = await hashPassword(input.password);

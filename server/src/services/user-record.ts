@@ -1,6 +1,7 @@
 import type { User } from '@sluice/contract/schemas/user';
 import type { Selectable } from 'kysely';
 import type { UsersTable } from '../db/tables.js';
+import { limitValuesOf } from './limit-record.js';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -25,6 +26,7 @@ export const toUserRecord = (row: UserRow, options: { withAccessToken: boolean }
   group: row.group,
   aff_code: row.aff_code ?? '',
   inviter_id: row.inviter_id ?? 0,
+  ...limitValuesOf(row),
 });
 
 /** The login answer: one-api fills only id, username, display_name, role and status. */

@@ -1,3 +1,4 @@
+import { LIMIT_FIELDS } from '@sluice/contract/schemas/limits';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Dialect } from '../dsn.js';
 import { connectFixture, runOn } from '../../test-support/fixture-connection.js';
@@ -82,13 +83,24 @@ describe.each(testDialects())("one-api's tables as GORM makes them (%s)", (diale
     // GORM's SQLite migrator reads its types, defaults and uni_ constraints back from this text.
     const gormSql = await sqliteTableSql(gorm);
     const sluiceSql = await sqliteTableSql(database);
-    // Sluice's own columns: channels.test_model, and logs.client_format added by migration 0004.
+    // Sluice's own columns: channels.test_model, logs.client_format added by migration 0004, and the
+    // limits and budgets of users and tokens added by migration 0007 (nullable, no default).
+    const limits = LIMIT_FIELDS.map((field) => `, \`${field}\` integer`).join('');
     const own: Record<string, string> = {
       channels: ',`test_model` varchar(191)',
       logs: ', `client_format` varchar(32)',
+      users: limits,
+      tokens: limits,
+    };
+    // SQLite writes an added column after the last column, before the table's constraints.
+    const withOwn = (create: string, added: string) => {
+      const constraints = create.indexOf(',CONSTRAINT');
+      return constraints < 0
+        ? create.replace(/\)$/, `${added})`)
+        : create.slice(0, constraints) + added + create.slice(constraints);
     };
     for (const table of ONE_API_TABLE_NAMES)
-      expect(sluiceSql[table], table).toBe(gormSql[table]!.replace(/\)$/, `${own[table] ?? ''})`));
+      expect(sluiceSql[table], table).toBe(withOwn(gormSql[table]!, own[table] ?? ''));
   });
 
   it('leaves a one-api v0.6.9 database one that GORM accepts, with the columns it adds as GORM adds them', async () => {

@@ -6,6 +6,7 @@ import { createRollupTables } from './log-rollup-migration.js';
 import { alignMysqlTables } from './mysql-gorm-types.js';
 import {
   BILLING_TABLES,
+  LIMIT_COLUMNS,
   LOG_CLIENT_FORMAT_COLUMNS,
   LOGS_TABLE,
   ONE_API_TABLES,
@@ -62,6 +63,11 @@ const migrationsFor = (
         '0006_log_rollups': {
           up: async (db: AnyDb) => {
             if (logsInMain) await createRollupTables(db, dialect);
+          },
+        },
+        '0007_limits': {
+          up: async (db: AnyDb) => {
+            for (const table of ['tokens', 'users']) await addColumns(db, dialect, table, LIMIT_COLUMNS);
           },
         },
         '0008_audit_log': { up: (db: AnyDb) => applyTable(db, dialect, AUDIT_LOG_TABLE) },

@@ -181,6 +181,20 @@ export const LOGS_TABLE: TableDefinition = {
  */
 export const LOG_CLIENT_FORMAT_COLUMNS: readonly ColumnDefinition[] = [varchar('client_format', 32)];
 
+/**
+ * Sluice's rate limits and budgets, on tokens and on users alike (migration 0007): nullable, so a
+ * one-api row has none and one-api's GORM ignores the columns.
+ */
+export const LIMIT_COLUMNS: readonly ColumnDefinition[] = [
+  'rpm_limit',
+  'tpm_limit',
+  'concurrency_limit',
+  'budget_5h',
+  'budget_daily',
+  'budget_weekly',
+  'budget_monthly',
+].map((name) => bigint(name));
+
 export const SLUICE_TABLES: readonly TableDefinition[] = [
   {
     name: 'sluice_sessions',

@@ -7,14 +7,19 @@ import {
 import { z } from 'zod';
 import { api, apiGetPage } from '../../lib/api-client.js';
 import type { TokenOrder } from '@sluice/contract/list-orders';
+import type { LimitField } from '@sluice/contract/schemas/limits';
 
 /** The token calls of spec §7 (the caller's own tokens). */
 
 /**
  * The body of POST /api/token/ and of a full PUT (with `id`): every field, always (a PUT without one
- * would reset it to the schema's default).
+ * would reset it to the schema's default). The limits and budgets may be left out: unset on create,
+ * unchanged on update.
  */
-export type TokenInput = Readonly<Required<z.input<typeof createTokenRequestSchema>>>;
+export type TokenInput = Readonly<
+  Required<Omit<z.input<typeof createTokenRequestSchema>, LimitField>> &
+    Pick<z.input<typeof createTokenRequestSchema>, LimitField>
+>;
 
 /** The statuses a token's toggle sets (enabled, disabled). */
 export type ToggledTokenStatus = z.input<typeof tokenStatusRequestSchema>['status'];
