@@ -11,9 +11,11 @@ import { Kysely, SqliteDialect } from 'kysely';
 /**
  * `--fold` (SQLite only): folds the log into the roll-ups before Sluice starts, with Sluice's own job
  * (server/dist's createRollupJob, the same statements) run in this process without its rests and in
- * bigger chunks, on one connection with a 1 GB page cache. Sluice's own backfill on SQLite rests as
- * long as each 2000-row chunk took, to leave the relay half of the connection: at 10M rows that is
- * over an hour on this machine, so its rate is reported from a timed stretch instead (`--fold-after`).
+ * chunks of a million rows, on one connection with a 1 GB page cache. Sluice's own backfill on SQLite
+ * folds 2000 rows a chunk and rests as long as each took, to leave the relay half of the connection:
+ * at 10M rows that is about an hour on this machine (a million-row chunk folds 3–5× faster per row: one
+ * sort, then the cubes' upserts in key order), so its rate is reported from a timed stretch instead
+ * (`--fold-after`).
  * @param {string} path  the SQLite file
  * @param {string} main  server/dist/main.js, beside which the job's module lies
  * @param {number} chunkRows

@@ -41,6 +41,7 @@ const { values } = parseArgs({
     'sqlite-dir': { type: 'string', default: tmpdir() },
     keep: { type: 'boolean', default: false },
     reuse: { type: 'boolean', default: false },
+    main: { type: 'string', default: MAIN },
     fold: { type: 'boolean', default: false },
     'fold-after': { type: 'string', default: '120' },
   },
@@ -162,6 +163,7 @@ const runSize = async (dialect, rows) => {
       sqlitePath: db.sluiceEnv['SQLITE_PATH'] ?? join(logDir, 'unused.db'),
       logFile: join(logDir, `sluice-${label}.log`),
       env: db.sluiceEnv,
+      main: values.main,
     });
   try {
     let loadSeconds = 0;
@@ -189,11 +191,11 @@ const runSize = async (dialect, rows) => {
       await db.close();
       await stopSluice(backfilling);
       const rate = (after.watermark - before.watermark) / seconds;
-      const left = await foldSqlite(db.sluiceEnv['SQLITE_PATH'], MAIN, 20_000);
+      const left = await foldSqlite(db.sluiceEnv['SQLITE_PATH'], values.main, 1_000_000);
       notes.push(
         `Sluice's own backfill: ${after.watermark - before.watermark} rows in ${seconds} s (${Math.round(rate)} rows/s:` +
           ` ${Math.round(after.newest / rate / 60)} min for the whole log); the other ${left.rows} folded by its job` +
-          ` without rests in 20k-row chunks in ${left.seconds} s`,
+          ` without rests in 1M-row chunks in ${left.seconds} s`,
       );
     }
     await db.close();
@@ -261,7 +263,7 @@ const report = (run) => {
 const main = async () => {
   const dialect = /** @type {'sqlite' | 'postgres' | 'mysql'} */ (values.db);
   if (!['sqlite', 'postgres', 'mysql'].includes(dialect)) throw new Error(`--db ${values.db}?`);
-  if (!existsSync(MAIN))
+  if (!existsSync(values.main))
     execFileSync('npx', ['tsc', '-b', 'server/tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
   process.stdout.write(
     `console-scale: ${new Date().toISOString()}, load ${execFileSync('uptime').toString().trim()}\n\n`,
