@@ -80,3 +80,33 @@ export const mappedModel = (mapping: Readonly<Record<string, unknown>>, model: s
   const mapped = Object.hasOwn(mapping, model) ? mapping[model] : undefined;
   return typeof mapped === 'string' && mapped.trim() !== '' ? mapped.trim() : model;
 };
+
+/**
+ * A channel's own upstream timeouts, in seconds, in its `config` (absent, blank or 0: the global
+ * default, RELAY_TIMEOUT's or Sluice's): to connect, to the first byte for the client (the headers;
+ * for a stream its first event), and the silence allowed between two chunks of an answer.
+ */
+export const CHANNEL_TIMEOUT_FIELDS = ['connect_timeout', 'first_byte_timeout', 'idle_timeout'] as const;
+export type ChannelTimeoutField = (typeof CHANNEL_TIMEOUT_FIELDS)[number];
+
+/** The longest timeout a channel may set: a day. */
+export const MAX_CHANNEL_TIMEOUT_SECONDS = 86_400;
+
+/**
+ * A timeout field's seconds (a number, or a number written as text; a fraction allowed): undefined
+ * when it is unset (absent, null, blank, 0), NaN when it is not a timeout.
+ */
+export const timeoutSecondsOf = (value: unknown): number | undefined => {
+  if (value === undefined || value === null || value === '' || value === 0) return undefined;
+  const seconds = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
+  if (seconds === 0) return undefined;
+  return Number.isFinite(seconds) && seconds > 0 && seconds <= MAX_CHANNEL_TIMEOUT_SECONDS ? seconds : NaN;
+};
+
+/** What is wrong with the config's timeout fields, undefined when nothing is. */
+export const channelTimeoutProblem = (config: Readonly<Record<string, unknown>>): string | undefined => {
+  const wrong = CHANNEL_TIMEOUT_FIELDS.find((field) => Number.isNaN(timeoutSecondsOf(config[field])));
+  return wrong === undefined
+    ? undefined
+    : `config.${wrong} must be a number of seconds above 0 and at most ${MAX_CHANNEL_TIMEOUT_SECONDS}`;
+};

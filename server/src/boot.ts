@@ -20,7 +20,7 @@ import { createChannelOperations } from './channels/channel-operations.js';
 import { createBilling } from './relay/metering/billing.js';
 import { openBillingDurability, type BillingDurability } from './relay/metering/billing-durability.js';
 import { createRelayIndex } from './relay/routing/relay-index.js';
-import { createUpstream } from './relay/upstream/upstream.js';
+import { DEFAULT_UPSTREAM_TIMEOUTS, createUpstream, upstreamTimeouts } from './relay/upstream/upstream.js';
 import { createChannelStatus } from './channels/channel-status.js';
 import { createChannelMetrics } from './channels/channel-metrics.js';
 import { createChannelTestRunner } from './channels/channel-test-runner.js';
@@ -150,7 +150,10 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
     });
     durability = opened;
     const metrics = createMetrics();
-    const upstream = createUpstream(config.relayTimeoutSeconds, config.relayProxy);
+    const upstream = createUpstream(
+      upstreamTimeouts(config.relayTimeoutSeconds, DEFAULT_UPSTREAM_TIMEOUTS, config.relayStepTimeouts),
+      config.relayProxy,
+    );
     const adaptorSettings = { geminiVersion: config.geminiVersion, geminiSafety: config.geminiSafetySetting };
     const rootNotifier = createRootNotifier({ db: main.db, options, mailer: services.mailer, logger, track });
     const quotaReminder = createQuotaReminder({

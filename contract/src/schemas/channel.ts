@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isChannelType } from '../channel-types.js';
 import { CHANNEL_STATUS } from '../statuses.js';
 import { parseJson } from '../parse-json.js';
+import { channelTimeoutProblem } from '../channel-config.js';
 
 /** Column sizes of one-api's `channels` and `abilities` tables, and Sluice's caps on text columns. */
 export const CHANNEL_LIMITS = {
@@ -143,7 +144,14 @@ const settingFields = {
     'an object mapping model names to model names',
     (value) => typeof value === 'string',
   ),
-  config: jsonObjectText('config', CHANNEL_LIMITS.textMax, 'an object', () => true),
+  // Any object (one-api's rows keep what they hold); the timeouts Sluice reads must be timeouts.
+  config: jsonObjectText('config', CHANNEL_LIMITS.textMax, 'an object', () => true).superRefine(
+    (value, ctx) => {
+      const parsed = value === '' ? undefined : parseJson(value);
+      const problem = isJsonObject(parsed) ? channelTimeoutProblem(parsed) : undefined;
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    },
+  ),
   system_prompt: text('system_prompt', CHANNEL_LIMITS.textMax, false),
   test_model: text('test_model', CHANNEL_LIMITS.testModelMax),
 };

@@ -45,6 +45,15 @@ export interface Config {
    */
   readonly relayTimeoutSeconds: number;
   /**
+   * The default of each step of an upstream call, in seconds (0 = RELAY_TIMEOUT's, or Sluice's):
+   * RELAY_CONNECT_TIMEOUT, RELAY_FIRST_BYTE_TIMEOUT, RELAY_IDLE_TIMEOUT. A channel's config sets its own.
+   */
+  readonly relayStepTimeouts: {
+    readonly connectSeconds: number;
+    readonly firstByteSeconds: number;
+    readonly idleSeconds: number;
+  };
+  /**
    * Where each settlement is journaled before its answer ends (a crash then loses no billing):
    * by default `journal/` beside the SQLite file; undefined with BILLING_JOURNAL_DIR=off.
    */
@@ -222,6 +231,9 @@ const variables = {
   WEB_DIST_PATH: { schema: z.string().trim(), fallback: '' },
   BILLING_JOURNAL_DIR: { schema: z.string().trim(), fallback: '' },
   RELAY_TIMEOUT: { lenient: true, schema: seconds, fallback: '0' },
+  RELAY_CONNECT_TIMEOUT: { lenient: true, schema: seconds, fallback: '0' },
+  RELAY_FIRST_BYTE_TIMEOUT: { lenient: true, schema: seconds, fallback: '0' },
+  RELAY_IDLE_TIMEOUT: { lenient: true, schema: seconds, fallback: '0' },
   RELAY_PROXY: { schema: proxyUrl, fallback: '' },
   GEMINI_VERSION: {
     schema: z
@@ -380,6 +392,11 @@ export const readConfig = (
     frontendBaseUrl: values.FRONTEND_BASE_URL.replace(/\/+$/, ''),
     webDistPath: values.WEB_DIST_PATH,
     relayTimeoutSeconds: values.RELAY_TIMEOUT,
+    relayStepTimeouts: {
+      connectSeconds: values.RELAY_CONNECT_TIMEOUT,
+      firstByteSeconds: values.RELAY_FIRST_BYTE_TIMEOUT,
+      idleSeconds: values.RELAY_IDLE_TIMEOUT,
+    },
     billingJournalDir:
       values.BILLING_JOURNAL_DIR === 'off'
         ? undefined

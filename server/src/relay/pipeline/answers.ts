@@ -8,6 +8,7 @@ import type { RelayRequest } from '../request/relay-request.js';
 import { StreamRefused } from '../stream/stream-opening.js';
 import { relayStream } from '../stream/stream-relay.js';
 import type { UpstreamResponse } from '../upstream/upstream.js';
+import { FirstByteTimeout } from '../upstream/upstream-timeout.js';
 import type { RequestContext } from './relay-context.js';
 import { passedOn, reply, safeJson, type ChunkSource, type RelayReply } from './relay-response.js';
 import { pollTask } from './task-polling.js';
@@ -31,6 +32,8 @@ export interface Answer {
   readonly model: string;
   readonly ratios: Ratios;
   readonly systemPromptReset: boolean;
+  /** When (performance.now()) a stream must have opened: the request sent + the first-byte timeout. */
+  readonly openBy: number;
 }
 
 /** How an answer reaches the client and what it is billed by. */
@@ -95,6 +98,20 @@ export const streamReply = (answer: Answer, body: Uint8Array | ChunkSource): Rel
     'x-accel-buffering': 'no',
   });
 
+/**
+ * A stream's opening within the channel's first-byte timeout (counted from the request sent, so the
+ * wait for the headers counts): past it the upstream is dropped and the opening fails with a
+ * FirstByteTimeout, a failed attempt (504) like any before the client got a byte: the next channel
+ * is tried. Pings and keep-alives do not put it off.
+ */
+export const openInTime = <T>(opened: Promise<T>, answer: Answer): Promise<T> => {
+  const timer = setTimeout(
+    () => answer.response.body.destroy(new FirstByteTimeout()),
+    Math.max(0, answer.openBy - performance.now()),
+  );
+  return opened.finally(() => clearTimeout(timer));
+};
+
 /** A stream that did not open is a failed attempt (a 502), as is an upstream that failed before it opened. */
 export const streamFailure = (answer: Answer, error: unknown): Error =>
   error instanceof StreamRefused
@@ -127,7 +144,7 @@ const streamAnswer = (answer: Answer): RelayReply | Promise<RelayReply> => {
   }
   // An upstream that answered at once (its end already here) is answered as one body, without a wait.
   if (!(opened instanceof Promise)) return streamReply(answer, opened);
-  return opened.then(
+  return openInTime(opened, answer).then(
     (body) => streamReply(answer, body),
     (error: unknown) => {
       throw streamFailure(answer, error);

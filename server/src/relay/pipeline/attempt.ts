@@ -89,9 +89,12 @@ export const runAttempt = async (context: RequestContext, row: ChannelRow): Prom
         body: request.raw,
       }
     : upstreamRequest;
+  // The channel's own timeouts (its config), else the defaults; a stream must open by `openBy`.
+  const timeouts = deps.upstream.timeoutsOf(row);
+  const openBy = performance.now() + timeouts.firstByteMs;
   let response;
   try {
-    response = await deps.upstream.send(outgoing, call.clientSignal);
+    response = await deps.upstream.send(outgoing, call.clientSignal, timeouts);
   } catch (error) {
     throw transportFailure(error, call.clientSignal.aborted);
   }
@@ -120,6 +123,7 @@ export const runAttempt = async (context: RequestContext, row: ChannelRow): Prom
     model,
     ratios,
     systemPromptReset: systemPrompt !== '',
+    openBy,
   };
   if (native) return nativeAnswer(answer, native);
   const answered = ANSWERS[kind](answer);

@@ -4,7 +4,15 @@ import type { NativeFormat, Usage } from '../providers/adaptor.js';
 import { countTextTokens } from '../metering/token-counter.js';
 import { nativeStream, type NativeOutcome } from '../stream/native-stream.js';
 import { nativeBreakEvent, streamBreak } from '../stream/stream-break.js';
-import { readWhole, settle, streamFailure, streamReply, usageOrCount, type Answer } from './answers.js';
+import {
+  openInTime,
+  readWhole,
+  settle,
+  streamFailure,
+  streamReply,
+  usageOrCount,
+  type Answer,
+} from './answers.js';
 import { AttemptFailure, scrub } from './upstream-error.js';
 import { reply, safeJson, type RelayReply } from './relay-response.js';
 
@@ -38,7 +46,7 @@ const nativeStreamAnswer = (answer: Answer, native: NativeFormat): RelayReply | 
     throw streamFailure(answer, error);
   }
   if (!(opened instanceof Promise)) return streamReply(answer, opened);
-  return opened.then(
+  return openInTime(opened, answer).then(
     (body) => streamReply(answer, body),
     (error: unknown) => {
       throw streamFailure(answer, error);

@@ -106,11 +106,14 @@ export class UpstreamBody {
     });
   }
 
-  /** Stops reading: the upstream request is aborted and what was buffered is dropped. */
-  destroy(): void {
+  /**
+   * Stops reading: the upstream request is aborted and what was buffered is dropped; a read waiting
+   * fails with `reason` (a timeout of the relay's own), or as cancelled.
+   */
+  destroy(reason?: Error): void {
     const waiter = this.#waiter;
     this.#waiter = undefined;
-    const error = this.#cancel(new Error('the upstream response was cancelled'));
+    const error = this.#cancel(reason ?? new Error('the upstream response was cancelled'));
     waiter?.reject(error);
   }
 

@@ -1,3 +1,16 @@
+/** How long an upstream call may take, step by step, in milliseconds. */
+export interface UpstreamTimeouts {
+  /** To open the connection (TCP and TLS). */
+  readonly connectMs: number;
+  /**
+   * From the request sent to the first byte the client can be given: the answer's headers, and for
+   * a stream its opening (its first event that gives the client something, stream-opening.ts).
+   */
+  readonly firstByteMs: number;
+  /** Between two chunks of the answer's body (a stream's silence; the first chunk too). */
+  readonly idleMs: number;
+}
+
 /** The steps of an upstream call that time out (upstream.ts): each fails with its own error. */
 export type TimeoutStep = 'connect' | 'first_byte' | 'idle';
 
@@ -16,8 +29,8 @@ const STEP_OF_CODE: Readonly<Record<string, TimeoutStep>> = {
 export class FirstByteTimeout extends Error {
   override name = 'FirstByteTimeout';
   readonly code = 'SLUICE_FIRST_BYTE_TIMEOUT';
-  constructor(ms: number) {
-    super(`the upstream sent nothing for the client within ${ms} ms`);
+  constructor() {
+    super('the upstream’s stream did not open within its first-byte timeout');
   }
 }
 

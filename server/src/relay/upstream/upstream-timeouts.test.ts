@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientLink } from '../http/client-link.js';
 import { AttemptFailure, transportFailure } from '../pipeline/upstream-error.js';
 import { listenHandler, type Handler } from '../../test-support/listen.js';
+import { createChannelTimeouts, timeoutsFrom } from './channel-timeouts.js';
 import { DEFAULT_UPSTREAM_TIMEOUTS, createUpstream, upstreamTimeouts } from './upstream.js';
 
 let handler: Handler = (_request, _body, response) => {
@@ -36,6 +37,47 @@ describe('upstreamTimeouts', () => {
   it('lets RELAY_TIMEOUT (seconds, a fraction allowed) override the first byte and idle, and cap connect', () => {
     expect(upstreamTimeouts(120)).toEqual({ connectMs: 10_000, firstByteMs: 120_000, idleMs: 120_000 });
     expect(upstreamTimeouts(0.25)).toEqual({ connectMs: 250, firstByteMs: 250, idleMs: 250 });
+  });
+
+  it('lets each step’s own default (RELAY_CONNECT_TIMEOUT and its kin) win over RELAY_TIMEOUT', () => {
+    const steps = { connectSeconds: 2, firstByteSeconds: 0, idleSeconds: 30 };
+    expect(upstreamTimeouts(0, DEFAULT_UPSTREAM_TIMEOUTS, steps)).toEqual({
+      connectMs: 2_000,
+      firstByteMs: 600_000,
+      idleMs: 30_000,
+    });
+    expect(upstreamTimeouts(120, DEFAULT_UPSTREAM_TIMEOUTS, steps)).toEqual({
+      connectMs: 2_000,
+      firstByteMs: 120_000,
+      idleMs: 30_000,
+    });
+  });
+});
+
+describe('a channel’s timeouts (its config)', () => {
+  it('replaces each default the config sets, in seconds, and keeps the others', () => {
+    expect(timeoutsFrom('{"first_byte_timeout":15,"idle_timeout":"2.5"}', DEFAULT_UPSTREAM_TIMEOUTS)).toEqual(
+      {
+        connectMs: 10_000,
+        firstByteMs: 15_000,
+        idleMs: 2_500,
+      },
+    );
+    expect(timeoutsFrom('{"connect_timeout":0.5,"region":"us-east-1"}', DEFAULT_UPSTREAM_TIMEOUTS)).toEqual({
+      ...DEFAULT_UPSTREAM_TIMEOUTS,
+      connectMs: 500,
+    });
+  });
+
+  it('keeps a one-api row (no config, other fields, junk) on the defaults themselves', () => {
+    const timeoutsOf = createChannelTimeouts(DEFAULT_UPSTREAM_TIMEOUTS);
+    for (const config of [null, '', '{}', 'not json', '[1]', '{"region":"us"}', '{"idle_timeout":"soon"}'])
+      expect(timeoutsOf({ config })).toEqual(DEFAULT_UPSTREAM_TIMEOUTS);
+    expect(timeoutsOf({ config: '' })).toBe(DEFAULT_UPSTREAM_TIMEOUTS);
+    expect(timeoutsOf({ config: '{"idle_timeout":-1}' })).toEqual(DEFAULT_UPSTREAM_TIMEOUTS);
+    // Worked out once per row object.
+    const row = { config: '{"idle_timeout":1}' };
+    expect(timeoutsOf(row)).toBe(timeoutsOf(row));
   });
 });
 
@@ -75,6 +117,37 @@ describe('createUpstream timeouts', () => {
       expect((error as { code?: string }).code).toBe('UND_ERR_BODY_TIMEOUT');
       expect(ms).toBeLessThan(3000);
       expect((transportFailure(error, false) as AttemptFailure).error.status).toBe(504);
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it('takes a call’s own timeouts (a channel’s) over the upstream’s defaults', async () => {
+    handler = (_request, _body, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('data: {"n":1}\n\n');
+    };
+    const upstream = createUpstream({ idleMs: 60_000, firstByteMs: 60_000 });
+    try {
+      const answer = await upstream.send(
+        { url: `${server.url}/silent`, headers: {}, body: '{}' },
+        new ClientLink(),
+        { ...upstream.timeouts, idleMs: 200 },
+      );
+      expect((await answer.body.next())?.toString()).toBe('data: {"n":1}\n\n');
+      const { error, ms } = await settled(answer.body.next());
+      expect((error as { code?: string }).code).toBe('UND_ERR_BODY_TIMEOUT');
+      expect(ms).toBeLessThan(3000);
+      // Another connect timeout goes through an agent of its own, which close() closes too.
+      handler = () => undefined;
+      const { error: late } = await settled(
+        upstream.send({ url: `${server.url}/hang`, headers: {}, body: '{}' }, new ClientLink(), {
+          connectMs: 5_000,
+          firstByteMs: 200,
+          idleMs: 200,
+        }),
+      );
+      expect((late as { code?: string }).code).toBe('UND_ERR_HEADERS_TIMEOUT');
     } finally {
       await upstream.close();
     }

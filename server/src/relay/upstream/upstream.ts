@@ -5,6 +5,10 @@ import { UpstreamBody } from './upstream-body.js';
 import { parseJson } from '@sluice/contract/parse-json';
 import { createTokenCache } from './token-cache.js';
 import { openWebSocket } from './websocket-upstream.js';
+import { createChannelTimeouts } from './channel-timeouts.js';
+import type { UpstreamTimeouts } from './upstream-timeout.js';
+
+export type { UpstreamTimeouts } from './upstream-timeout.js';
 
 export interface UpstreamResponse {
   readonly status: number;
@@ -94,16 +98,6 @@ class UpstreamCall implements Dispatcher.DispatchHandler {
   }
 }
 
-/** How long an upstream call may take, step by step, in milliseconds. */
-export interface UpstreamTimeouts {
-  /** To open the connection (TCP and TLS). */
-  readonly connectMs: number;
-  /** From the request sent to the answer's headers. */
-  readonly firstByteMs: number;
-  /** Between two chunks of the answer's body (a stream's silence; the first chunk too). */
-  readonly idleMs: number;
-}
-
 /**
  * The defaults when RELAY_TIMEOUT is not set. Connect: 10 s, as undici's own default (a provider
  * that cannot take a connection in 10 s is down; the next channel gets the request). First byte:
@@ -119,39 +113,74 @@ export const DEFAULT_UPSTREAM_TIMEOUTS: UpstreamTimeouts = {
   idleMs: 300_000,
 };
 
+/** The global default of each step, in seconds (0 = not set): RELAY_CONNECT_TIMEOUT and its kin. */
+export interface StepSeconds {
+  readonly connectSeconds?: number;
+  readonly firstByteSeconds?: number;
+  readonly idleSeconds?: number;
+}
+
+const millis = (seconds: number): number => Math.max(1, Math.round(seconds * 1000));
+
 /**
  * The timeouts for one-api's RELAY_TIMEOUT (seconds; 0 = unset, the defaults): when set it is the
- * call's timeout, so the first byte's and every chunk's, and caps the connect timeout.
+ * call's timeout, so the first byte's and every chunk's, and caps the connect timeout. A step's own
+ * default (RELAY_CONNECT_TIMEOUT, RELAY_FIRST_BYTE_TIMEOUT, RELAY_IDLE_TIMEOUT) wins over both.
  */
 export const upstreamTimeouts = (
   relayTimeoutSeconds: number,
   defaults: UpstreamTimeouts = DEFAULT_UPSTREAM_TIMEOUTS,
+  steps: StepSeconds = {},
 ): UpstreamTimeouts => {
-  if (!(relayTimeoutSeconds > 0)) return defaults;
-  const timeout = Math.max(1, Math.round(relayTimeoutSeconds * 1000));
-  return { connectMs: Math.min(defaults.connectMs, timeout), firstByteMs: timeout, idleMs: timeout };
+  const timeout = relayTimeoutSeconds > 0 ? millis(relayTimeoutSeconds) : undefined;
+  const base: UpstreamTimeouts = timeout
+    ? { connectMs: Math.min(defaults.connectMs, timeout), firstByteMs: timeout, idleMs: timeout }
+    : defaults;
+  const step = (seconds: number | undefined, fallback: number) =>
+    seconds !== undefined && seconds > 0 ? millis(seconds) : fallback;
+  if (!steps.connectSeconds && !steps.firstByteSeconds && !steps.idleSeconds) return base;
+  return {
+    connectMs: step(steps.connectSeconds, base.connectMs),
+    firstByteMs: step(steps.firstByteSeconds, base.firstByteMs),
+    idleMs: step(steps.idleSeconds, base.idleMs),
+  };
 };
 
 /**
  * One keep-alive connection pool for every upstream call. `timeouts` is RELAY_TIMEOUT in seconds
- * (upstreamTimeouts: 0 = the defaults) or the timeouts themselves (tests give short ones). A call
- * that times out fails with undici's ConnectTimeoutError, HeadersTimeoutError or BodyTimeoutError.
- * With RELAY_PROXY every call goes through that proxy: http:// targets as forward-proxy requests,
- * https:// ones through a CONNECT tunnel; socks5:// proxies are spoken to as such.
+ * (upstreamTimeouts: 0 = the defaults) or the timeouts themselves (tests give short ones): the
+ * defaults of every call; a channel's own (its `config`, channel-timeouts.ts) replace them for its
+ * calls. A call that times out fails with undici's ConnectTimeoutError, HeadersTimeoutError or
+ * BodyTimeoutError. With RELAY_PROXY every call goes through that proxy: http:// targets as
+ * forward-proxy requests, https:// ones through a CONNECT tunnel; socks5:// proxies are spoken to as
+ * such.
  */
 export const createUpstream = (timeouts: number | Partial<UpstreamTimeouts> = 0, proxyUrl = '') => {
-  const { connectMs, firstByteMs, idleMs } =
+  const defaults: UpstreamTimeouts =
     typeof timeouts === 'number' ? upstreamTimeouts(timeouts) : { ...DEFAULT_UPSTREAM_TIMEOUTS, ...timeouts };
+  const { connectMs, firstByteMs, idleMs } = defaults;
   const pool = {
     keepAliveTimeout: 30_000,
     connections: 512,
     headersTimeout: firstByteMs,
     bodyTimeout: idleMs,
   };
-  const agent: Dispatcher =
-    proxyUrl === ''
-      ? new Agent({ ...pool, connect: { timeout: connectMs } })
-      : new ProxyAgent({ ...pool, uri: proxyUrl, proxyTunnel: false });
+  // The connect timeout belongs to an agent's connector: one agent per connect timeout in use (the
+  // default's, and one per other value channels set; a handful at most).
+  const agents = new Map<number, Dispatcher>();
+  const agentFor = (connect: number): Dispatcher => {
+    let found = agents.get(connect);
+    if (!found) {
+      found =
+        proxyUrl === ''
+          ? new Agent({ ...pool, connect: { timeout: connect } })
+          : new ProxyAgent({ ...pool, uri: proxyUrl, proxyTunnel: false, connect: { timeout: connect } });
+      agents.set(connect, found);
+    }
+    return found;
+  };
+  const agent = agentFor(connectMs);
+  const channelTimeouts = createChannelTimeouts(defaults);
 
   // Origin and path of each upstream URL, parsed once (undici parses a URL on every call).
   const targets = new Map<string, { readonly origin: string; readonly path: string }>();
@@ -172,22 +201,40 @@ export const createUpstream = (timeouts: number | Partial<UpstreamTimeouts> = 0,
     headers: Record<string, string>,
     body: string | Uint8Array | null,
     signal: ClientSignal,
+    limits: UpstreamTimeouts = defaults,
   ): Promise<UpstreamResponse> => {
     const { origin, path } = targetOf(url);
+    const dispatcher = limits.connectMs === connectMs ? agent : agentFor(limits.connectMs);
     return new Promise((resolve, reject) => {
-      // Timeouts per call too: a proxy's own pools (socks5, http targets) do not take the agent's.
-      agent.dispatch(
-        { origin, path, method, headers, body, headersTimeout: firstByteMs, bodyTimeout: idleMs },
+      // Timeouts per call: a channel's own, and a proxy's own pools (socks5, http targets) do not
+      // take the agent's.
+      dispatcher.dispatch(
+        {
+          origin,
+          path,
+          method,
+          headers,
+          body,
+          headersTimeout: limits.firstByteMs,
+          bodyTimeout: limits.idleMs,
+        },
         new UpstreamCall(signal, resolve, reject),
       );
     });
   };
 
-  /** A relay call: resolves at the answer's headers; its body is read by the caller. */
-  const send = (upstream: UpstreamRequest, signal: ClientSignal): Promise<UpstreamResponse> =>
+  /**
+   * A relay call: resolves at the answer's headers; its body is read by the caller. `limits` are
+   * the channel's timeouts (`timeoutsOf`), the defaults without.
+   */
+  const send = (
+    upstream: UpstreamRequest,
+    signal: ClientSignal,
+    limits: UpstreamTimeouts = defaults,
+  ): Promise<UpstreamResponse> =>
     upstream.url.startsWith('ws')
-      ? openWebSocket(upstream, signal, { connectMs, firstByteMs, idleMs }, agent)
-      : call('POST', upstream.url, upstream.headers, upstream.body, signal);
+      ? openWebSocket(upstream, signal, limits, agentFor(limits.connectMs))
+      : call('POST', upstream.url, upstream.headers, upstream.body, signal, limits);
 
   /** A small JSON GET (balances): the status and the parsed body (undefined when not JSON). */
   const get = async (
@@ -202,13 +249,17 @@ export const createUpstream = (timeouts: number | Partial<UpstreamTimeouts> = 0,
 
   const tokens = createTokenCache(send);
   return {
-    /** The timeouts in force (an asynchronous task's polling is bounded by `firstByteMs`). */
-    timeouts: { connectMs, firstByteMs, idleMs } satisfies UpstreamTimeouts,
+    /** The default timeouts (an asynchronous task's polling is bounded by `firstByteMs`). */
+    timeouts: defaults,
+    /** A channel's timeouts: its `config`'s, each in place of the default (channel-timeouts.ts). */
+    timeoutsOf: channelTimeouts,
     call,
     send,
     get,
     token: (source: TokenSource, channel: ChannelMeta) => tokens.token(source, channel),
-    close: () => agent.close(),
+    close: async () => {
+      await Promise.all([...agents.values()].map((each) => each.close()));
+    },
   };
 };
 
