@@ -235,6 +235,32 @@ describe.each(testDialects())('relay: per-channel timeouts on %s (failover, brok
     await expectPaid(user, cost);
   });
 
+  it('ends an Anthropic client’s translated stream (an OpenAI channel) with Anthropic’s error event, no message_stop', async () => {
+    const { user, stallId } = await routes('cut', { idle_timeout: 0.3 }, false);
+    const answer = await relayPost(fixture, `sk-${user.key}`, '/v1/messages', {
+      model: 'gpt-4o',
+      max_tokens: 100,
+      stream: true,
+      messages: [{ role: 'user', content: 'Hello!' }],
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain('"text":"Hello"');
+    expect(answer.text).toContain('"text":" world"');
+    expect(answer.text).not.toContain('message_stop');
+    expect(answer.text).not.toContain('message_delta');
+    const last = eventsOf(answer.text).at(-1) ?? '';
+    expect(last.startsWith('event: error\n')).toBe(true);
+    expect(JSON.parse(last.split('\ndata: ')[1] ?? '')).toMatchObject({
+      type: 'error',
+      error: { message: 'the upstream fell silent in the middle of its answer: the answer is incomplete' },
+    });
+    await fixture.test.sluice.idle();
+    const logs = await consumeLogs(db(), user.userId);
+    expect(logs.map((log) => log.channel_id)).toEqual([stallId]);
+    expect(logs[0]?.completion_tokens).toBe(countTextTokens('Hello world', 'gpt-4o'));
+    await expectPaid(user, logs[0]?.quota ?? -1);
+  });
+
   it('refuses a channel whose config sets a timeout that is not one, and keeps any other config field', async () => {
     const refused = await fixture
       .channel({ name: 'bad', base_url: stalls.url, models: 'gpt-4o', config: '{"idle_timeout":"soon"}' })
