@@ -171,4 +171,37 @@ describe('channel form', () => {
     expect(body).toMatchObject({ id: 7, type: CHANNEL_TYPE.aws, key: '' });
     expect(JSON.parse(String(body?.['config']))).toEqual({ region: 'eu-west-1', ak: 'AKIA' });
   });
+
+  it('edits a channel’s own timeouts, kept in its config beside the fields the form does not edit', async () => {
+    const channel = channelRecord({
+      id: 9,
+      type: CHANNEL_TYPE.openAi,
+      name: 'timed',
+      models: 'gpt-4o',
+      config: '{"idle_timeout":30,"organization":"org-1"}',
+    });
+    const fetch = stubApi({
+      '/api/models': { success: true, data: CATALOGUE },
+      '/api/group/': { success: true, data: ['default'] },
+      '/api/channel/9': { success: true, data: channel },
+      '/api/channel/': { success: true, data: channel },
+    });
+    const { router } = renderScreen(<ChannelFormPage />, {
+      path: '/channel/edit/:id',
+      at: '/channel/edit/9',
+    });
+    await waitFor(() => expect(field('name')?.value).toBe('timed'));
+    expect(field('idle_timeout')?.value).toBe('30');
+    expect(field('first_byte_timeout')?.value).toBe('');
+    expect(field('connect_timeout')?.placeholder).toBe('Default');
+    type('first_byte_timeout', '15.5');
+    type('idle_timeout', '');
+    submit();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/channel'));
+    // Blank is the default: the field leaves the config; the others go as numbers of seconds.
+    expect(JSON.parse(String(sent(fetch, 'PUT')?.['config']))).toEqual({
+      organization: 'org-1',
+      first_byte_timeout: 15.5,
+    });
+  });
 });

@@ -21,6 +21,7 @@ import { PageCard } from '../../components/page-card.js';
 import { cachedChannelModels, loadChannelModels } from '../../lib/channel-models.js';
 import { showError, showSuccess } from '../../lib/toast.js';
 import { createChannel, getChannel, listGroups, updateChannel, type ChannelInput } from './channel-api.js';
+import { ChannelTimeoutFields } from './channel-timeout-fields.js';
 import {
   channelFormOf,
   channelInputOf,
@@ -188,6 +189,7 @@ export const ChannelFormPage = () => {
                 name="weight"
               />
             </SimpleGrid>
+            <ChannelTimeoutFields form={form} set={set} />
             <Select
               label={t('channel.form.testModel')}
               description={t('channel.form.testModelHint')}
