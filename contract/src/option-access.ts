@@ -48,6 +48,10 @@ export const ADMIN_OPTION_KEYS = [
   'BudgetWindowMode',
   'BudgetTimeZone',
   'BudgetWarningPercent',
+  // operation: alerts (the webhooks themselves are a secret: root's)
+  'AlertCooldownMinutes',
+  'AlertWebhookAttempts',
+  'AlertRetryBaseSeconds',
   // system: registration
   'RegisterEnabled',
   'PasswordRegisterEnabled',

@@ -111,6 +111,17 @@ export const OPTION_DEFINITIONS = {
   BudgetTimeZone: text('UTC'),
   /** Sluice's own: mail the user once per window when a budget's use reaches this percentage (0: never). */
   BudgetWarningPercent: int(0),
+  /**
+   * Sluice's own: the alert webhooks, a JSON list of {name, url, secret, events?} (schemas/alerts.ts).
+   * Secret: it holds the signing keys and says where alerts go; root's alone, never answered.
+   */
+  AlertWebhooks: { kind: 'string', defaultValue: '[]', secret: true } as const,
+  /** Sluice's own: minutes an alert of one kind about one object (a channel, a user, a key) stays quiet after it went out. */
+  AlertCooldownMinutes: int(10),
+  /** Sluice's own: attempts of a webhook delivery (1 to 10) before it is recorded as failed. */
+  AlertWebhookAttempts: int(5),
+  /** Sluice's own: seconds before a webhook's second attempt; each later wait doubles (at most 60). */
+  AlertRetryBaseSeconds: float(2),
 } as const satisfies Record<string, OptionDefinition>;
 
 export type OptionKey = keyof typeof OPTION_DEFINITIONS;

@@ -22,6 +22,8 @@ import { openBillingDurability, type BillingDurability } from './relay/metering/
 import { createRelayIndex } from './relay/routing/relay-index.js';
 import { DEFAULT_UPSTREAM_TIMEOUTS, createUpstream, upstreamTimeouts } from './relay/upstream/upstream.js';
 import { createChannelStatus } from './channels/channel-status.js';
+import { createKeyQuotaAlerts } from './services/key-quota-alerts.js';
+import type { TokenRow } from './services/token-record.js';
 import { createChannelMetrics } from './channels/channel-metrics.js';
 import { createChannelTestRunner } from './channels/channel-test-runner.js';
 import { shouldDisableChannel } from './channels/disable-rules.js';
@@ -165,13 +167,30 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       mailer: services.mailer,
       logger,
       track,
+      raise: services.alerts.raise,
+    });
+    const keyQuotaAlerts = createKeyQuotaAlerts({
+      db: main.db,
+      options,
+      mailer: services.mailer,
+      raise: services.alerts.raise,
+      track,
     });
     const channelStatus = createChannelStatus({
       db: main.db,
       logDb: logs.db,
       changes: services.changes,
       logger,
-      notifyRoot: rootNotifier.notifyRoot,
+      // Root's message (pusher, else mail) and the webhooks, under the alert cooldown.
+      alert: (move) =>
+        track(
+          services.alerts.raise({
+            event: move.event,
+            objectId: String(move.channelId),
+            data: { channel_id: move.channelId, name: move.name, reason: move.reason },
+            mail: () => Promise.resolve(rootNotifier.notifyRoot(move.title, move.content)),
+          }),
+        ),
     });
     const testTimeoutMs = (config.relayTimeoutSeconds || 30) * 1000;
     const runner = createChannelTestRunner({
@@ -210,7 +229,10 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       },
       onChannelSuccess: channelMetrics?.success,
       adaptorSettings,
-      onQuotaChecked: quotaReminder.observe,
+      onQuotaChecked: (userId: number, quota: number, estimate: number, token: TokenRow) => {
+        quotaReminder.observe(userId, quota, estimate);
+        keyQuotaAlerts.observe(token, estimate);
+      },
       config,
       db: main.db,
       index: createRelayIndex(main.db, services.changes),

@@ -1,6 +1,7 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import type { Services } from '../services/services.js';
 import { accountMailRoutes } from './account-mail-routes.js';
+import { alertRoutes } from './alert-routes.js';
 import { auditRoutes } from './audit-routes.js';
 import type { AppEnv } from '../http/app-env.js';
 import {
@@ -54,5 +55,6 @@ export const API_ROUTES: readonly [path: string, build: (deps: RouteDeps) => Hon
   ['/log', (deps) => logRoutes(deps.services)],
   ['/oauth', (deps) => oauthRoutes(deps.services, deps.critical)],
   ['/audit', (deps) => auditRoutes(deps.services)],
+  ['/alert', (deps) => alertRoutes(deps.services)],
   ['/pricing', (deps) => pricingRoutes(deps.services, deps.channelOperations)],
 ];

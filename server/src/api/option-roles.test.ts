@@ -10,6 +10,11 @@ import { startTestSluice, type TestSluice } from '../test-support/test-sluice.js
 import { ROOT_ONLY_OPTION } from './option-routes.js';
 
 const SECRET_VALUE = 'secret-value-never-answered-7f3a';
+/** A secret's value: SECRET_VALUE, inside the shape a structured secret must have. */
+const secretValueOf = (key: string): string =>
+  key === 'AlertWebhooks'
+    ? JSON.stringify([{ name: 'ops', url: 'https://hooks.example.com/ops', secret: SECRET_VALUE }])
+    : SECRET_VALUE;
 
 /** GET and PUT /api/option/ as root and as an administrator (role 10). */
 describe.each(testDialects())('options by role on %s', (dialect) => {
@@ -45,7 +50,7 @@ describe.each(testDialects())('options by role on %s', (dialect) => {
     admin = await createUser('option_admin', ROLES.admin);
     common = await createUser('option_common', ROLES.common);
     for (const key of OPTION_KEYS.filter(isSecretOptionKey)) {
-      const stored = await root.put('/api/option/', { key, value: SECRET_VALUE });
+      const stored = await root.put('/api/option/', { key, value: secretValueOf(key) });
       expect(stored.body, key).toEqual({ success: true, message: '' });
     }
   });

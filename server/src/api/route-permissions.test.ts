@@ -108,6 +108,9 @@ const ROUTES: Readonly<Record<string, Level>> = {
   'DELETE /api/user/:id/2fa': 'admin',
   'GET /api/audit': 'admin',
   'GET /api/audit/export': 'admin',
+  'GET /api/alert/webhooks': 'admin',
+  'GET /api/alert/deliveries': 'admin',
+  'POST /api/alert/test': 'admin',
 };
 
 const RANK: Record<Level, number> = { public: 0, user: 1, admin: 10, root: 100 };

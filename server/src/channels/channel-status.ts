@@ -5,6 +5,17 @@ import type { Tables } from '../db/tables.js';
 import type { ChangeFeed } from '../services/change-feed.js';
 import { writeLog } from '../services/log-writer.js';
 
+/** A channel the program disabled or re-enabled, as an alert tells of it. */
+export interface ChannelMove {
+  readonly event: 'channel.disabled' | 'channel.enabled';
+  readonly channelId: number;
+  readonly name: string;
+  readonly reason: string;
+  /** Root's message: its title and text. */
+  readonly title: string;
+  readonly content: string;
+}
+
 /**
  * Automatic channel status moves: disable (status 3, abilities off) and re-enable (only channels
  * that were disabled automatically), each with a system log row for root and a change broadcast.
@@ -16,6 +27,11 @@ export const createChannelStatus = (deps: {
   logger: Logger;
   /** Tells root (message pusher, else email); returns at once, delivery runs in the background. */
   notifyRoot?: (title: string, content: string) => void;
+  /**
+   * Raises the move as an alert instead (root's message under the alert's cooldown, and the
+   * webhooks); returns at once. When given, notifyRoot is left to it.
+   */
+  alert?: (move: ChannelMove) => void;
 }) => {
   const move = async (
     channelId: number,
@@ -61,7 +77,11 @@ export const createChannelStatus = (deps: {
         content,
       });
     await deps.changes.emit({ kind: 'channel', id: channelId });
-    deps.notifyRoot?.(`channel ${channel?.name ?? ''} (#${channelId}) was ${verb}`, content);
+    const title = `channel ${channel?.name ?? ''} (#${channelId}) was ${verb}`;
+    if (deps.alert) {
+      const event = to === CHANNEL_STATUS.enabled ? 'channel.enabled' : 'channel.disabled';
+      deps.alert({ event, channelId, name: channel?.name ?? '', reason, title, content });
+    } else deps.notifyRoot?.(title, content);
     return true;
   };
   return {

@@ -229,6 +229,26 @@ export interface PasskeysTable {
   last_used_at: number;
 }
 
+/** Sluice's own (0011): one alert webhook delivery and how it went. */
+export interface AlertDeliveriesTable {
+  id: Id;
+  created_at: number;
+  updated_at: number;
+  event: string;
+  /** What the alert is about: a channel's, user's or key's id ('' for a test). */
+  object_id: string;
+  /** The webhook's name and its URL when the delivery was made. */
+  webhook: string;
+  url: string;
+  status: string;
+  attempts: number;
+  /** The last attempt's HTTP status (0: no answer). */
+  response_code: number;
+  last_error: string;
+  /** The JSON body that was signed and sent. */
+  body: string | null;
+}
+
 export interface Tables {
   users: UsersTable;
   tokens: TokensTable;
@@ -246,4 +266,5 @@ export interface Tables {
   sluice_totp: TotpTable;
   sluice_recovery_codes: RecoveryCodesTable;
   sluice_passkeys: PasskeysTable;
+  sluice_alert_deliveries: AlertDeliveriesTable;
 }

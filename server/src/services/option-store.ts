@@ -6,6 +6,7 @@ import {
   type OptionDefinition,
   type OptionKey,
 } from '@sluice/contract/option-keys';
+import { readAlertWebhooks } from '@sluice/contract/schemas/alerts';
 import { isTimeZone, readGroupRateLimits } from '@sluice/contract/schemas/limits';
 import { readOidcGroupMapping } from '@sluice/contract/schemas/oidc';
 import type { Option } from '@sluice/contract/schemas/option';
@@ -91,6 +92,19 @@ const checkPrerequisites = (key: string, value: string, raw: ReadonlyMap<string,
     throw businessError('BudgetTimeZone must be a time zone such as UTC or Asia/Shanghai');
   if (key === 'BudgetWarningPercent' && Number(value) > 100)
     throw businessError('BudgetWarningPercent must be between 0 and 100 (0: no warning)');
+  checkAlertOption(key, value);
+};
+
+/** The alert options' bounds: the webhook list's shape, bounded attempts and waits. */
+const checkAlertOption = (key: string, value: string): void => {
+  if (key === 'AlertWebhooks') {
+    const hooks = readAlertWebhooks(value);
+    if (!hooks.ok) throw businessError(hooks.message);
+  }
+  if (key === 'AlertWebhookAttempts' && (Number(value) < 1 || Number(value) > 10))
+    throw businessError('AlertWebhookAttempts must be between 1 and 10');
+  if (key === 'AlertRetryBaseSeconds' && Number(value) > 60)
+    throw businessError('AlertRetryBaseSeconds must be at most 60');
 };
 
 /** The ratio maps the console sees merged over their built-in defaults. */

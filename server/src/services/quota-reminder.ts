@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Dialect } from '../db/dsn.js';
 import type { Tables } from '../db/tables.js';
+import type { Alert } from './alert-service.js';
 import { escapeHtml } from '../lib/html.js';
 import { serverAddressOf } from './account-mail-service.js';
 import type { ChangeFeed } from './change-feed.js';
@@ -23,6 +24,8 @@ export interface QuotaReminderDeps {
   readonly mailer: Mailer;
   readonly logger: Logger;
   readonly track: (work: Promise<unknown>) => void;
+  /** Raises the reminder as an alert to the webhooks (under the alert cooldown; the mail stays once per crossing). */
+  readonly raise?: (alert: Alert) => Promise<void>;
 }
 
 /**
@@ -90,7 +93,17 @@ export const createQuotaReminder = (deps: QuotaReminderDeps) => {
       const claimed = await claim(userId);
       if (claimed) await deps.changes.emit({ kind: 'user', id: userId });
       remember(userId, true);
-      if (claimed) await mail(userId, quota, remaining);
+      if (!claimed) return;
+      // The mail is one-api's, once per crossing (a crossing needs a top-up between: no flood);
+      // the webhooks hear of it under the alert cooldown.
+      await Promise.all([
+        mail(userId, quota, remaining),
+        deps.raise?.({
+          event: 'user.quota_low',
+          objectId: String(userId),
+          data: { user_id: userId, quota, remaining, threshold: deps.options.values.QuotaRemindThreshold },
+        }),
+      ]);
     } else {
       const removed = await rearm(userId);
       if (removed) await deps.changes.emit({ kind: 'user', id: userId });

@@ -1,4 +1,5 @@
 import { createAccountMailService } from './account-mail-service.js';
+import { createAlertService } from './alert-service.js';
 import { createAuditService } from './audit-service.js';
 import { createChangeFeed } from './change-feed.js';
 import { createChannelService } from './channel-service.js';
@@ -48,6 +49,7 @@ export const createServices = (deps: ServiceDeps) => {
   const oidc = createOidcService(deps, changes);
   const passkeys = createPasskeyService(deps);
   const pricing = createPricingService(deps);
+  const alerts = createAlertService(deps);
   return {
     deps,
     options: deps.options,
@@ -72,6 +74,7 @@ export const createServices = (deps: ServiceDeps) => {
     oidc,
     passkeys,
     pricing,
+    alerts,
   };
 };
 

@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { Dialect } from '../dsn.js';
 import { AUDIT_LOG_TABLE, PASSKEYS_TABLE, RECOVERY_CODES_TABLE, TOTP_TABLE } from './account-tables.js';
 import { addColumns, applyTable } from './apply-table.js';
+import { ALERT_DELIVERIES_TABLE } from './alert-tables.js';
 import { createRollupTables } from './log-rollup-migration.js';
 import { alignMysqlTables } from './mysql-gorm-types.js';
 import {
@@ -77,6 +78,7 @@ const migrationsFor = (
           },
         },
         '0010_passkeys': { up: (db: AnyDb) => applyTable(db, dialect, PASSKEYS_TABLE) },
+        '0011_alert_deliveries': { up: (db: AnyDb) => applyTable(db, dialect, ALERT_DELIVERIES_TABLE) },
       };
 
 const migratorOf = (db: AnyDb, dialect: Dialect, scope: MigrationScope, logsInMain: boolean): Migrator => {

@@ -29,8 +29,9 @@ export interface AdmissionInput {
   readonly firstType: number;
   /** A cheap estimate of the prompt's tokens (the real count waits for the upstream's usage). */
   readonly promptEstimate: number;
-  /** Told the payer's quota and the estimate (quota reminders). */
-  readonly onQuotaChecked?: ((userId: number, quota: number, estimate: number) => void) | undefined;
+  /** Told the payer's quota, the estimate and the key (quota reminders, key quota alerts). */
+  readonly onQuotaChecked?:
+    ((userId: number, quota: number, estimate: number, token: KeyAuth['token']) => void) | undefined;
 }
 
 /**
@@ -76,7 +77,7 @@ export const admit = async (input: AdmissionInput): Promise<Admission> => {
   );
   const quota = billing.freshQuota(payer.userId) ?? (await billing.userQuota(payer.userId));
   // The quota as the database has it: what this instance's pool holds is not counted (at most a 50th).
-  input.onQuotaChecked?.(payer.userId, quota, estimate);
+  input.onQuotaChecked?.(payer.userId, quota, estimate, auth.token);
   const taken = billing.admit(payer, estimate, quota, auth.token.remain_quota);
   const reservationId = typeof taken === 'string' ? taken : await taken;
   return { payer, group, estimate, reserved: estimate, reservationId };
