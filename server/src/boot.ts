@@ -20,13 +20,17 @@ import { createChannelOperations } from './channels/channel-operations.js';
 import { createBilling } from './relay/metering/billing.js';
 import { openBillingDurability, type BillingDurability } from './relay/metering/billing-durability.js';
 import { createRelayIndex } from './relay/routing/relay-index.js';
+import { createMemoryLimitStore } from './relay/limits/memory-limit-store.js';
+import { createRateLimiter } from './relay/limits/rate-limiter.js';
+import { createRedisLimitStore } from './relay/limits/redis-limit-store.js';
 import { DEFAULT_UPSTREAM_TIMEOUTS, createUpstream, upstreamTimeouts } from './relay/upstream/upstream.js';
 import { createChannelStatus } from './channels/channel-status.js';
 import { createKeyQuotaAlerts } from './services/key-quota-alerts.js';
 import type { TokenRow } from './services/token-record.js';
 import { createChannelMetrics } from './channels/channel-metrics.js';
 import { createChannelTestRunner } from './channels/channel-test-runner.js';
-import { shouldDisableChannel } from './channels/disable-rules.js';
+import { isKeyRefusal, shouldDisableChannel } from './channels/disable-rules.js';
+import { createChannelKeyStates } from './channels/channel-key-states.js';
 import { createRelayHttp } from './relay/http/relay-http.js';
 
 export interface Sluice {
@@ -213,6 +217,12 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       pauseMs: config.pollingIntervalSeconds * 1000,
       adaptorSettings,
     });
+    const channelKeys = createChannelKeyStates({
+      db: main.db,
+      dialect: main.dialect,
+      changes: services.changes,
+      logger,
+    });
     const channelMetrics = config.enableMetric
       ? createChannelMetrics({
           size: config.metricQueueSize,
@@ -220,12 +230,24 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
           disable: (channelId, reason) => track(channelStatus.disable(channelId, reason)),
         })
       : undefined;
+    // The relay's rate limits: exact across instances in Redis, else in this instance's memory.
+    const limiter = createRateLimiter({
+      store: cache.runScript ? createRedisLimitStore(cache.runScript) : createMemoryLimitStore(),
+      logger,
+      onStoreFailure: metrics.relayLimiterUnavailable,
+    });
     const relay = {
       // As one-api: a failure that qualifies disables at once; any other counts against the success rate.
       onChannelFailure: (channelId: number, error: AppError) => {
         if (options.values.AutomaticDisableChannelEnabled && shouldDisableChannel(error))
           track(channelStatus.disable(channelId, error.message));
         else channelMetrics?.failure(channelId);
+      },
+      // A key of several the upstream refuses (401, 403, or one-api's rule) is disabled alone.
+      onKeyRefused: (channelId: number, keyId: string, error: AppError) => {
+        if (!isKeyRefusal(error)) return false;
+        track(channelKeys.disable(channelId, keyId, error.message));
+        return true;
       },
       onChannelSuccess: channelMetrics?.success,
       adaptorSettings,
@@ -249,6 +271,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       upstream,
       logger,
       track,
+      limiter,
     };
     const app = createApp({
       services,

@@ -18,6 +18,15 @@ export interface Cache {
    * when the oldest kept hit is at least `windowSeconds` old (it is dropped).
    */
   allowRequest(key: string, limit: number, windowSeconds: number): Promise<boolean>;
+  /**
+   * Runs a Lua script atomically on the shared Redis (the relay's rate limits, relay/limits/);
+   * absent on the memory cache, whose instance keeps its windows itself.
+   */
+  readonly runScript?: (
+    script: string,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+  ) => Promise<unknown>;
   close(): Promise<void>;
 }
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RATE_LIMIT_IDLE_SECONDS, type Cache } from './cache.js';
 
@@ -87,6 +87,25 @@ export const createRedisCache = async (
   client.on('error', onError);
   subscriber.on('error', onError);
   const handlers = new Map<string, ((message: string) => void)[]>();
+  // Scripts go by their SHA1 (EVALSHA); the whole text only when Redis does not know it yet.
+  const shas = new Map<string, string>();
+  const runScript = async (
+    script: string,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+  ): Promise<unknown> => {
+    let sha = shas.get(script);
+    if (sha === undefined) {
+      sha = createHash('sha1').update(script).digest('hex');
+      shas.set(script, sha);
+    }
+    try {
+      return await client.evalsha(sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return client.eval(script, keys.length, ...keys, ...args);
+    }
+  };
   const resyncs: (() => void)[] = [];
   // ioredis reconnects and subscribes again by itself; what was published in between is lost.
   subscriber.on('ready', () => {
@@ -140,6 +159,7 @@ export const createRedisCache = async (
       );
       return allowed === 1;
     },
+    runScript,
     close: async () => {
       subscriber.disconnect();
       await client.quit();

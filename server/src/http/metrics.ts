@@ -9,6 +9,8 @@ export interface Metrics {
   readonly observe: (surface: string, method: string, route: string, status: number, seconds: number) => void;
   /** Counts a check the per-IP limiter let through because its store (Redis) did not answer. */
   readonly limiterFailedOpen: () => void;
+  /** Counts a relay rate limit check its store (Redis) could not answer: let through or refused. */
+  readonly relayLimiterUnavailable: (outcome: 'open' | 'closed') => void;
   /** Observes the seconds from an answer's end to its settlement's commit. */
   readonly billingLag: (seconds: number) => void;
 }
@@ -32,6 +34,12 @@ export const createMetrics = (): Metrics => {
     help: 'Requests the per-IP rate limiter let through because its store (Redis) could not answer',
     registers: [registry],
   });
+  const relayLimiter = new Counter({
+    name: 'sluice_relay_rate_limit_store_failures_total',
+    help: 'Relay rate limit checks whose store (Redis) could not answer, by outcome: let through (open) or refused (closed)',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
   const lag = new Histogram({
     name: 'sluice_billing_lag_seconds',
     help: 'Seconds from the end of an answer to the commit of its settlement (balances and log row)',
@@ -42,6 +50,7 @@ export const createMetrics = (): Metrics => {
     registry,
     observe,
     limiterFailedOpen: () => failedOpen.inc(),
+    relayLimiterUnavailable: (outcome) => relayLimiter.inc({ outcome }),
     billingLag: (seconds) => lag.observe(seconds),
     middleware: async (c, next) => {
       const started = performance.now();

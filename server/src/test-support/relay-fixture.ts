@@ -27,6 +27,9 @@ interface TokenFields {
   expired_time: number;
   used_quota: number;
   status: number;
+  rpm_limit: number;
+  tpm_limit: number;
+  concurrency_limit: number;
 }
 
 export interface RelayUser {

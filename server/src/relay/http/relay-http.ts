@@ -6,6 +6,7 @@ import { pickClientIp } from '../../http/client-ip.js';
 import { relayError } from '../../lib/app-error.js';
 import { createRequestId } from '../../lib/time.js';
 import { ClientLink } from './client-link.js';
+import { RateLimitRefusal } from '../limits/rate-limit-refusal.js';
 import { authenticateKey } from '../request/key-auth.js';
 import { dispatchRelay, type RelayRouteDeps } from '../request/relay-dispatch.js';
 import type { RelayRoute } from '../request/relay-request.js';
@@ -212,11 +213,27 @@ export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
     });
   };
 
+  /** Answers the request; what the answer held (a slot in a concurrency limit) is freed however it ends. */
   const answer = async (
     request: IncomingMessage,
     response: ServerResponse,
     route: RelayRoute,
     pathModel?: string,
+  ) => {
+    let onEnd: (() => void) | undefined;
+    try {
+      await answerWith(request, response, route, pathModel, (end) => (onEnd = end));
+    } finally {
+      onEnd?.();
+    }
+  };
+
+  const answerWith = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    route: RelayRoute,
+    pathModel: string | undefined,
+    held: (end: (() => void) | undefined) => void,
   ) => {
     const started = performance.now();
     const requestId = createRequestId();
@@ -227,6 +244,7 @@ export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
     let reply: RelayReply;
     try {
       reply = await serve(request, route, pathModel, requestId, client);
+      held(reply.onEnd);
     } catch (error) {
       const translated = clientErrorOf(error, requestId, route.client);
       if (translated.unexpected) logger.error({ err: error, requestId, path: route.path }, 'unhandled error');
@@ -239,6 +257,8 @@ export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
           'x-oneapi-request-id': requestId,
           // The unread rest of an oversized body makes the connection unusable: the client must reconnect.
           ...(translated.status === 413 ? { connection: 'close' } : {}),
+          // A rate limit's refusal says when to come back: Retry-After and the x-ratelimit-* headers.
+          ...(error instanceof RateLimitRefusal ? error.headers : {}),
         },
         body: JSON.stringify(translated.body),
       };

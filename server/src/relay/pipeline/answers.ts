@@ -52,7 +52,9 @@ const NO_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 
 
 /** Settles the request at `cost` (tracked: it is written after the answer, in a batch). */
 export const settle = (answer: Answer, cost: number, usage: Usage, stream: boolean, reset: boolean): void => {
-  const { deps, charged } = answer.context;
+  const { deps, charged, lease } = answer.context;
+  // The rate limits' tokens per minute count what is billed: the estimate replaced by the usage.
+  lease?.settle(usage.prompt_tokens + usage.completion_tokens);
   deps.track(
     deps.billing.settle(
       settlementOf(charged, {

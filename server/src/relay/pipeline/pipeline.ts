@@ -1,16 +1,21 @@
 import { relayError, type AppError } from '../../lib/app-error.js';
+import type { LimitLease } from '../limits/rate-limiter.js';
 import { admit } from '../metering/admission.js';
 import { estimatePromptTokens, promptTokensOf } from '../metering/prompt-tokens.js';
 import { mapModel } from '../routing/channel-meta.js';
 import { runAttempt } from './attempt.js';
+import type { RoutableChannel } from '../routing/relay-index.js';
 import type { PipelineDeps, RelayCall, RequestContext } from './relay-context.js';
 import type { RelayReply } from './relay-response.js';
 import { AttemptFailure, finalFailure } from './upstream-error.js';
 
 /**
- * Runs one relay request: admission (the quota check and the reservation), then the attempts on
- * the channels in order, then the reservation given back if none answered. An attempt that answers
- * settles the request itself (attempt.ts and answers.ts): the real cost against the reservation.
+ * Runs one relay request: the rate limits (limits/: a refused request costs nothing), admission
+ * (the quota check and the reservation), then the attempts on the channels in order, then the
+ * reservation given back if none answered. An attempt that answers settles the request itself
+ * (attempt.ts and answers.ts): the real cost against the reservation, the real tokens against the
+ * limits. Every route of every client format passes here (relay-dispatch.ts), and nothing is
+ * relayed without.
  */
 export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<RelayReply> => {
   const { request, auth } = call;
@@ -23,6 +28,34 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
       'no_channel',
       `no available channel for model ${request.model} under group ${auth.user.group || 'default'}`,
     );
+  // The reservation needs only an estimate; the tokenizer runs only when an upstream gives no usage.
+  const promptEstimate = estimatePromptTokens(request);
+  const limited = deps.limiter?.admit(auth, options, call.requestId, promptEstimate);
+  const lease = limited instanceof Promise ? await limited : limited;
+  if (!lease) return relayAdmitted(deps, call, firstRow, startedAt, promptEstimate, undefined);
+  let answered: RelayReply;
+  try {
+    answered = await relayAdmitted(deps, call, firstRow, startedAt, promptEstimate, lease);
+  } catch (error) {
+    // Nothing answered: the estimate is given back and the slot freed.
+    lease.settle(0);
+    lease.end();
+    throw error;
+  }
+  Object.assign(answered.headers, lease.headers);
+  return { status: answered.status, headers: answered.headers, body: answered.body, onEnd: lease.end };
+};
+
+const relayAdmitted = async (
+  deps: PipelineDeps,
+  call: RelayCall,
+  firstRow: RoutableChannel['row'],
+  startedAt: number,
+  promptEstimate: number,
+  lease: LimitLease | undefined,
+): Promise<RelayReply> => {
+  const { request, auth } = call;
+  const options = deps.options.values;
   const firstModel = mapModel(firstRow, request.model);
   const admission = await admit({
     billing: deps.billing,
@@ -31,8 +64,7 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
     request,
     firstModel,
     firstType: firstRow.type,
-    // The reservation needs only an estimate; the tokenizer runs only when an upstream gives no usage.
-    promptEstimate: estimatePromptTokens(request),
+    promptEstimate,
     onQuotaChecked: deps.onQuotaChecked,
   });
   let counted: number | undefined;
@@ -54,6 +86,7 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
     },
     localPromptTokens: () =>
       (counted ??= promptTokensOf(request, firstModel, options.ApproximateTokenEnabled)),
+    lease,
   };
 
   let failure: AppError | undefined;

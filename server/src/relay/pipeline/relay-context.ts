@@ -4,6 +4,7 @@ import type { OptionStore } from '../../services/option-store.js';
 import type { OptionValues } from '../../services/option-values.js';
 import type { ClientContext, ClientFormat } from '../clients/client-format.js';
 import type { ClientLink } from '../http/client-link.js';
+import type { LimitLease, RateLimiter } from '../limits/rate-limiter.js';
 import type { Admission } from '../metering/admission.js';
 import type { Billing } from '../metering/billing.js';
 import type { ChargedRequest } from '../metering/charge.js';
@@ -20,6 +21,11 @@ export interface PipelineDeps {
   readonly logger: Logger;
   /** Told of every failed attempt (automatic channel disabling, wired in boot.ts). */
   readonly onChannelFailure: (channelId: number, error: AppError) => void;
+  /**
+   * Told of a failed attempt with one of a channel's several keys (by its id, never the key); true
+   * when the key is refused for good and was disabled (boot.ts: the rule and the stored state).
+   */
+  readonly onKeyRefused?: (channelId: number, keyId: string, error: AppError) => boolean;
   readonly adaptorSettings?: AdaptorSettings;
   /** Told of a first attempt that succeeded (ENABLE_METRIC's success rate). */
   readonly onChannelSuccess?: (channelId: number) => void;
@@ -32,6 +38,8 @@ export interface PipelineDeps {
   ) => void;
   /** Keeps settlements that run after the response, so shutdown and tests can wait for them. */
   readonly track: (work: Promise<unknown>) => void;
+  /** The rate limits of keys, users and groups (limits/); absent: none. */
+  readonly limiter?: RateLimiter;
 }
 
 /** A request in a client format of its own: relayed as its hub form, answered back in its format. */
@@ -68,4 +76,6 @@ export interface RequestContext {
   readonly charged: ChargedRequest;
   /** The prompt's tokens counted locally: once, and only when an upstream gave no usage. */
   readonly localPromptTokens: () => number;
+  /** The request's place in its rate limits, when any is set: settled on the usage billed. */
+  readonly lease?: LimitLease | undefined;
 }

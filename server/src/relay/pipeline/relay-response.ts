@@ -60,6 +60,8 @@ export interface RelayReply {
   readonly status: number;
   readonly headers: Record<string, string | number>;
   readonly body: Uint8Array | string | ChunkSource;
+  /** Called once when the answer is over (sent whole, stream ended, client gone): frees what it held. */
+  readonly onEnd?: (() => void) | undefined;
 }
 
 /** Every answer the relay builds carries the request id (`headers` is the caller's own object). */

@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Cache } from '../../cache/cache.js';
+import { createRedisCache } from '../../cache/redis-cache.js';
+import { testRedisUrl } from '../../test-support/test-databases.js';
+import { LIMIT_WINDOW_MS, type LimitCheck, type LimitStore } from './limit-store.js';
+import { createMemoryLimitStore } from './memory-limit-store.js';
+import { createRedisLimitStore } from './redis-limit-store.js';
+
+const redisUrl = testRedisUrl();
+
+/** A subject no other test (nor an earlier run, nor another suite on the same Redis) uses. */
+const subject = (limits: Partial<Omit<LimitCheck, 'key'>>): LimitCheck => ({
+  key: `t:test-${randomBytes(6).toString('hex')}`,
+  rpm: 0,
+  tpm: 0,
+  concurrency: 0,
+  ...limits,
+});
+
+let serial = 0;
+const id = () => `request-${(serial += 1)}`;
+
+/** The same behaviour of both stores, on a clock the test moves (the Redis script takes `now` as given). */
+const suite = (name: string, store: () => LimitStore) =>
+  describe(`the ${name} limit store`, () => {
+    const T0 = 1_800_000_000_000;
+
+    it('admits exactly N requests a minute and the next one when the oldest leaves the window', async () => {
+      const check = subject({ rpm: 3 });
+      for (const at of [0, 10_000, 20_000])
+        expect((await store().acquire([check], id(), 0, T0 + at)).refusedBy).toBeUndefined();
+      const refused = await store().acquire([check], id(), 0, T0 + 30_000);
+      expect(refused.refusedBy).toBe('rpm');
+      // The first request leaves the window at T0 + 60 s: 30 s from the refusal.
+      expect(refused.retryAfterMs).toBe(30_000);
+      expect(refused.readings[0]).toMatchObject({ requests: 3, requestsResetMs: 30_000 });
+      expect((await store().acquire([check], id(), 0, T0 + LIMIT_WINDOW_MS - 1)).refusedBy).toBe('rpm');
+      expect((await store().acquire([check], id(), 0, T0 + LIMIT_WINDOW_MS)).refusedBy).toBeUndefined();
+      expect((await store().acquire([check], id(), 0, T0 + LIMIT_WINDOW_MS + 1)).refusedBy).toBe('rpm');
+    });
+
+    it('admits N of many parallel requests, exactly', async () => {
+      const check = subject({ rpm: 7 });
+      const verdicts = await Promise.all(
+        Array.from({ length: 40 }, () => store().acquire([check], id(), 0, T0)),
+      );
+      expect(verdicts.filter((verdict) => verdict.refusedBy === undefined)).toHaveLength(7);
+    });
+
+    it('counts tokens on the estimate, then on the settled usage, counted when settled', async () => {
+      const check = subject({ tpm: 100 });
+      const first = id();
+      expect((await store().acquire([check], first, 30, T0)).refusedBy).toBeUndefined();
+      // 30 on account + 60 ≤ 100: admitted.
+      const second = id();
+      expect((await store().acquire([check], second, 60, T0 + 1000)).refusedBy).toBeUndefined();
+      expect((await store().acquire([check], id(), 20, T0 + 2000)).refusedBy).toBe('tpm');
+      // The first was a short answer: 5 tokens in all, counted at its end.
+      await store().finish([check], first, 5, false, T0 + 3000);
+      const reading = await store().acquire([check], id(), 20, T0 + 4000);
+      expect(reading.refusedBy).toBeUndefined();
+      expect(reading.readings[0]?.tokens).toBe(65);
+      // The second answered 200 tokens: over the limit now, until they leave the window.
+      await store().finish([check], second, 200, false, T0 + 5000);
+      const over = await store().acquire([check], id(), 1, T0 + 6000);
+      expect(over.refusedBy).toBe('tpm');
+      expect(over.readings[0]?.tokens).toBe(225);
+      // The 20 of T0 + 4 s leave at T0 + 64 s, but the 200 of T0 + 5 s must leave too.
+      expect(over.retryAfterMs).toBe(5000 + LIMIT_WINDOW_MS - 6000);
+      expect(
+        (await store().acquire([check], id(), 1, T0 + 5000 + LIMIT_WINDOW_MS)).refusedBy,
+      ).toBeUndefined();
+    });
+
+    it('admits a request larger than the limit when the window is empty (at most one over)', async () => {
+      const check = subject({ tpm: 10 });
+      expect((await store().acquire([check], id(), 50, T0)).refusedBy).toBeUndefined();
+      expect((await store().acquire([check], id(), 1, T0 + 1)).refusedBy).toBe('tpm');
+    });
+
+    it('gives a failed request’s estimate back (settled at 0)', async () => {
+      const check = subject({ tpm: 100 });
+      const failed = id();
+      await store().acquire([check], failed, 90, T0);
+      expect((await store().acquire([check], id(), 20, T0 + 1)).refusedBy).toBe('tpm');
+      await store().finish([check], failed, 0, false, T0 + 2);
+      expect((await store().acquire([check], id(), 20, T0 + 3)).refusedBy).toBeUndefined();
+    });
+
+    it('holds a slot in flight until the request is released', async () => {
+      const check = subject({ concurrency: 2 });
+      const [a, b] = [id(), id()];
+      await store().acquire([check], a, 0, T0);
+      await store().acquire([check], b, 0, T0);
+      const refused = await store().acquire([check], id(), 0, T0 + 1);
+      expect(refused.refusedBy).toBe('concurrency');
+      expect(refused.readings[0]?.inFlight).toBe(2);
+      await store().finish([check], a, undefined, true, T0 + 2);
+      expect((await store().acquire([check], id(), 0, T0 + 3)).refusedBy).toBeUndefined();
+    });
+
+    it('counts a request in no subject when one of them refuses it', async () => {
+      const key = subject({ rpm: 10 });
+      const group = subject({ rpm: 1 });
+      expect((await store().acquire([key, group], id(), 0, T0)).refusedBy).toBeUndefined();
+      const refused = await store().acquire([key, group], id(), 0, T0 + 1);
+      expect(refused.refusedBy).toBe('rpm');
+      expect(refused.readings.map((reading) => reading.requests)).toEqual([1, 1]);
+      const alone = await store().acquire([key], id(), 0, T0 + 2);
+      expect(alone.readings[0]?.requests).toBe(1);
+    });
+  });
+
+suite(
+  'memory',
+  (() => {
+    const store = createMemoryLimitStore();
+    return () => store;
+  })(),
+);
+
+describe.runIf(redisUrl !== undefined)('on Redis', () => {
+  let caches: Cache[] = [];
+  let stores: LimitStore[] = [];
+  let turn = 0;
+  beforeAll(async () => {
+    // Two connections, as two instances have: the checks alternate between them.
+    caches = [await createRedisCache(redisUrl ?? ''), await createRedisCache(redisUrl ?? '')];
+    stores = caches.map((cache) => {
+      const run = cache.runScript;
+      if (!run) throw new Error('the Redis cache runs no scripts');
+      return createRedisLimitStore(run);
+    });
+  });
+  afterAll(async () => {
+    for (const cache of caches) await cache.close();
+  });
+  suite('Redis', () => {
+    turn += 1;
+    const store = stores[turn % 2];
+    if (!store) throw new Error('no store');
+    return store;
+  });
+});

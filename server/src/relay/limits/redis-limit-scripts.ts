@@ -1,0 +1,126 @@
+/**
+ * The Redis side of the limiter: two Lua scripts, each run atomically (EVALSHA), so that every
+ * instance sharing the Redis sees one set of windows and no two checks interleave.
+ *
+ * Per subject four keys: `r` (a sorted set of the last minute's requests, scored by time), `t` and
+ * `h` (the last minute's requests scored by time, and their tokens by request), `c` (the requests in
+ * flight, scored by their start). A sliding window log, not GCRA: a limit of N a minute admits at
+ * most N in any 60 s, exactly, and a request's tokens can be replaced by its real usage when it
+ * ends (GCRA keeps one number, from which a request's share cannot be taken back).
+ */
+
+/**
+ * KEYS: 4 per subject (r, t, h, c). ARGV: now, window ms, stale ms, request id, estimate, then 3
+ * per subject (rpm, tpm, concurrency; 0 unset). Answers {refused kind or '', retry ms, then per
+ * subject: requests, requests reset ms, tokens, tokens reset ms, in flight}.
+ */
+export const ACQUIRE_SCRIPT = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local stale = tonumber(ARGV[3])
+local id = ARGV[4]
+local estimate = tonumber(ARGV[5])
+local subjects = #KEYS / 4
+local refused = ''
+local retry = 0
+local out = {}
+local function refuse(kind, wait)
+  if refused == '' then refused = kind end
+  if wait > retry then retry = wait end
+end
+for i = 0, subjects - 1 do
+  local r, t, h, c = KEYS[i * 4 + 1], KEYS[i * 4 + 2], KEYS[i * 4 + 3], KEYS[i * 4 + 4]
+  local rpm = tonumber(ARGV[6 + i * 3])
+  local tpm = tonumber(ARGV[7 + i * 3])
+  local concurrency = tonumber(ARGV[8 + i * 3])
+  redis.call('ZREMRANGEBYSCORE', r, '-inf', now - window)
+  local requests = redis.call('ZCARD', r)
+  local oldest = redis.call('ZRANGE', r, 0, 0, 'WITHSCORES')
+  local requestsReset = 0
+  if oldest[2] then requestsReset = tonumber(oldest[2]) + window - now end
+  if rpm > 0 and requests >= rpm then refuse('rpm', requestsReset) end
+  local gone = redis.call('ZRANGEBYSCORE', t, '-inf', now - window)
+  if #gone > 0 then
+    redis.call('HDEL', h, unpack(gone))
+    redis.call('ZREMRANGEBYSCORE', t, '-inf', now - window)
+  end
+  local spent = redis.call('ZRANGE', t, 0, -1, 'WITHSCORES')
+  local tokens = 0
+  local amounts = {}
+  for j = 1, #spent, 2 do
+    local amount = tonumber(redis.call('HGET', h, spent[j]) or '0')
+    amounts[#amounts + 1] = amount
+    tokens = tokens + amount
+  end
+  local tokensReset = 0
+  if spent[2] then tokensReset = tonumber(spent[2]) + window - now end
+  if tpm > 0 and tokens > 0 and tokens + estimate > tpm then
+    local left = tokens
+    local wait = 0
+    for j = 1, #amounts do
+      left = left - amounts[j]
+      wait = tonumber(spent[j * 2]) + window - now
+      if left == 0 or left + estimate <= tpm then break end
+    end
+    refuse('tpm', wait)
+  end
+  redis.call('ZREMRANGEBYSCORE', c, '-inf', now - stale)
+  local inFlight = redis.call('ZCARD', c)
+  if concurrency > 0 and inFlight >= concurrency then refuse('concurrency', 1000) end
+  out[#out + 1] = requests
+  out[#out + 1] = requestsReset
+  out[#out + 1] = tokens
+  out[#out + 1] = tokensReset
+  out[#out + 1] = inFlight
+end
+if refused == '' then
+  for i = 0, subjects - 1 do
+    local r, t, h, c = KEYS[i * 4 + 1], KEYS[i * 4 + 2], KEYS[i * 4 + 3], KEYS[i * 4 + 4]
+    if tonumber(ARGV[6 + i * 3]) > 0 then
+      redis.call('ZADD', r, now, id)
+      redis.call('PEXPIRE', r, window)
+    end
+    if tonumber(ARGV[7 + i * 3]) > 0 then
+      redis.call('ZADD', t, now, id)
+      redis.call('HSET', h, id, estimate)
+      redis.call('PEXPIRE', t, window)
+      redis.call('PEXPIRE', h, window)
+    end
+    if tonumber(ARGV[8 + i * 3]) > 0 then
+      redis.call('ZADD', c, now, id)
+      redis.call('PEXPIRE', c, stale)
+    end
+  end
+end
+local answer = {refused, retry}
+for j = 1, #out do answer[#answer + 1] = out[j] end
+return answer
+`;
+
+/**
+ * KEYS: 3 per subject (t, h, c). ARGV: now, window ms, request id, tokens (-1: unchanged), release
+ * (1 or 0), then 1 per subject: whether it has a TPM limit (1 or 0). The request's estimate is
+ * replaced by its tokens, counted now; its slot in flight is freed.
+ */
+export const FINISH_SCRIPT = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local id = ARGV[3]
+local tokens = tonumber(ARGV[4])
+local release = ARGV[5] == '1'
+for i = 0, #KEYS / 3 - 1 do
+  local t, h, c = KEYS[i * 3 + 1], KEYS[i * 3 + 2], KEYS[i * 3 + 3]
+  if tokens >= 0 and ARGV[6 + i] == '1' then
+    redis.call('ZREM', t, id)
+    redis.call('HDEL', h, id)
+    if tokens > 0 then
+      redis.call('ZADD', t, now, id)
+      redis.call('HSET', h, id, tokens)
+      redis.call('PEXPIRE', t, window)
+      redis.call('PEXPIRE', h, window)
+    end
+  end
+  if release then redis.call('ZREM', c, id) end
+end
+return 1
+`;
