@@ -42,6 +42,7 @@ describe('navigation items (spec §2)', () => {
       'user',
       'log',
       'audit',
+      'alerts',
       'setting',
       'about',
     ]);

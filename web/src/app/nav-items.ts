@@ -1,4 +1,5 @@
 import {
+  IconBell,
   IconChartBar,
   IconHome,
   IconInfoCircle,
@@ -28,6 +29,7 @@ export type NavKey =
   | 'user'
   | 'log'
   | 'audit'
+  | 'alerts'
   | 'setting'
   | 'about';
 
@@ -65,6 +67,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   },
   { key: 'log', path: '/log', icon: IconList },
   { key: 'audit', path: '/audit', icon: IconShieldCheck, adminOnly: true },
+  { key: 'alerts', path: '/alerts', icon: IconBell, adminOnly: true },
   { key: 'setting', path: '/setting', icon: IconSettings, alsoActiveOn: ['/user/edit'] },
   { key: 'about', path: '/about', icon: IconInfoCircle },
 ];

@@ -91,6 +91,7 @@ const adminRoutes: RouteObject[] = [
     lazy: lazyPage(() => import('../features/user/user-edit-page.js'), 'UserEditPage'),
   },
   { path: 'audit', lazy: lazyPage(() => import('../features/audit/audit-page.js'), 'AuditPage') },
+  { path: 'alerts', lazy: lazyPage(() => import('../features/alerts/alerts-page.js'), 'AlertsPage') },
 ];
 
 export const ROUTES: RouteObject[] = [

@@ -1,5 +1,6 @@
 import type { Catalogue } from './catalogue.js';
 import { enAccount } from './en/account.js';
+import { enAlerts } from './en/alerts.js';
 import { enChannel } from './en/channel.js';
 import { enCore } from './en/core.js';
 import { enDashboard } from './en/dashboard.js';
@@ -31,6 +32,7 @@ export const en = {
   ...enServer,
   ...enSecurity,
   ...enPricing,
+  ...enAlerts,
 };
 
 /** The shape every other language must fill. */

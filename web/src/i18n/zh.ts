@@ -1,5 +1,6 @@
 import type { Messages } from './en.js';
 import { zhAccount } from './zh/account.js';
+import { zhAlerts } from './zh/alerts.js';
 import { zhChannel } from './zh/channel.js';
 import { zhCore } from './zh/core.js';
 import { zhDashboard } from './zh/dashboard.js';
@@ -26,4 +27,5 @@ export const zh: Messages = {
   ...zhServer,
   ...zhSecurity,
   ...zhPricing,
+  ...zhAlerts,
 };

@@ -54,6 +54,7 @@ export const enCore = {
     user: 'Users',
     log: 'Logs',
     audit: 'Audit',
+    alerts: 'Alerts',
     setting: 'Settings',
     about: 'About',
   },

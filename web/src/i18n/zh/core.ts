@@ -57,6 +57,7 @@ export const zhCore: Catalogue<typeof enCore> = {
     user: '用户',
     log: '日志',
     audit: '审计',
+    alerts: '告警',
     setting: '设置',
     about: '关于',
   },
