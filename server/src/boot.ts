@@ -332,6 +332,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
           await services.sessions.purgeExpired();
           await services.codes.purgeExpired();
           await services.audit.purgeExpired();
+          await services.alerts.purgeExpired();
         });
       },
       idle,
@@ -342,6 +343,8 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
           await services.rollups.stop();
           // Settlements still wait a little for a database that is away, then stay in the journal.
           relay.billing.stopRetrying();
+          // Alert webhooks waiting for their next attempt give up (recorded as failed).
+          services.alerts.stop();
           // A pool that cannot be given back (the database away) is left to the recovery.
           await idle().catch((error: unknown) => logger.error({ err: error }, 'quota pools not given back'));
           await opened.close();

@@ -95,6 +95,10 @@ export const createAlertDeliveries = (db: Kysely<Tables>, dialect: Dialect) => (
       .executeTakeFirst();
     return row ? toRecord(row) : undefined;
   },
+  /** Removes the rows created before `cutoff` (Unix seconds). */
+  purgeBefore: async (cutoff: number): Promise<void> => {
+    await db.deleteFrom('sluice_alert_deliveries').where('created_at', '<', cutoff).execute();
+  },
   /** The newest first, a page at a time. */
   list: async (filter: Filter, page: number, size: number): Promise<AlertDelivery[]> =>
     (

@@ -202,6 +202,32 @@ describe.each(testDialects())('alerts by webhook and mail on %s', (dialect) => {
     }
   });
 
+  it('gives up waiting for the next attempt on shutdown, and records the delivery as failed', async () => {
+    receiver.status = 500;
+    await setOptions({ AlertWebhookAttempts: '5', AlertRetryBaseSeconds: '30' });
+    const other = await fixture.test.boot();
+    const before = receiver.received.length;
+    const raised = other.services.alerts.raise({
+      event: 'channel.disabled',
+      objectId: '999999',
+      data: { channel_id: 999_999 },
+    });
+    const deadline = Date.now() + 10_000;
+    while (receiver.received.length === before && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const started = Date.now();
+    other.services.alerts.stop(); // what close() does first
+    await raised;
+    expect(Date.now() - started).toBeLessThan(5000);
+    await other.close();
+    expect(receiver.received.length - before).toBe(1);
+    const row = (await deliveries('&event=channel.disabled')).data.find(
+      (entry) => entry['object_id'] === '999999',
+    );
+    expect(row).toMatchObject({ status: 'failed', attempts: 1, response_code: 500 });
+    expect(String(row?.['last_error'])).toContain('shut down');
+  });
+
   it('holds the cooldown under a channel that flaps 10 times: one alert and one mail of each kind', async () => {
     const { id, model, name, upstream } = await lonelyChannel();
     try {

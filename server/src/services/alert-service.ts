@@ -32,6 +32,9 @@ export const ALERT_COOLDOWN_PURPOSE = 'alert_cooldown';
 /** Each attempt's limit: a receiver that hangs counts as a failed attempt. */
 const ATTEMPT_TIMEOUT_MS = 10_000;
 const MEMO_LIMIT = 10_000;
+/** Days the delivery log keeps a row (the hourly job removes older ones). */
+export const ALERT_DELIVERY_RETENTION_DAYS = 30;
+const STOPPED = 'the server shut down before the next attempt';
 
 const reasonOf = (error: unknown): string => {
   if (!(error instanceof Error)) return String(error);
@@ -69,6 +72,19 @@ export const createAlertService = (deps: ServiceDeps) => {
   const deliveries = createAlertDeliveries(db, deps.dialect);
   /** `<event>:<object>` → until when this instance knows it to be quiet (Unix seconds). */
   const quietUntil = new Map<string, number>();
+  /** Aborted on shutdown: a wait between attempts ends at once and no attempt follows. */
+  const stopping = new AbortController();
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (stopping.signal.aborted) return resolve();
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        stopping.signal.removeEventListener('abort', done);
+        resolve();
+      }
+      stopping.signal.addEventListener('abort', done);
+    });
 
   const webhooks = (): AlertWebhook[] => {
     const read = readAlertWebhooks(options.values.AlertWebhooks);
@@ -134,7 +150,7 @@ export const createAlertService = (deps: ServiceDeps) => {
         },
         body,
         redirect: 'manual',
-        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+        signal: AbortSignal.any([AbortSignal.timeout(ATTEMPT_TIMEOUT_MS), stopping.signal]),
       });
       await response.body?.cancel();
       const ok = response.status >= 200 && response.status < 300;
@@ -153,18 +169,20 @@ export const createAlertService = (deps: ServiceDeps) => {
     attempts: number,
   ): Promise<number> => {
     const id = await deliveries.start({ event, objectId, webhook: hook.name, url: shownUrl(hook.url), body });
-    for (let tried = 1; tried <= attempts; tried += 1) {
+    for (let tried = 1; ; tried += 1) {
       const result = await attempt(hook, id, event, body);
-      const last = result.ok || tried === attempts;
+      const last = result.ok || tried >= attempts;
+      const outcome = { attempts: tried, responseCode: result.code, error: result.error };
       await deliveries.record(id, {
+        ...outcome,
         status: result.ok ? 'delivered' : last ? 'failed' : 'pending',
-        attempts: tried,
-        responseCode: result.code,
-        error: result.error,
       });
       if (last) break;
-      const waitMs = options.values.AlertRetryBaseSeconds * 1000 * 2 ** (tried - 1);
-      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      await pause(options.values.AlertRetryBaseSeconds * 1000 * 2 ** (tried - 1));
+      if (stopping.signal.aborted) {
+        await deliveries.record(id, { ...outcome, status: 'failed', error: `${result.error} (${STOPPED})` });
+        break;
+      }
     }
     return id;
   };
@@ -213,6 +231,10 @@ export const createAlertService = (deps: ServiceDeps) => {
       if (!row) throw businessError('the delivery was not recorded');
       return row;
     },
+    /** On shutdown: waits between attempts end, an attempt in flight is aborted, none follows. */
+    stop: (): void => stopping.abort(),
+    /** The hourly job: delivery rows older than ALERT_DELIVERY_RETENTION_DAYS. */
+    purgeExpired: () => deliveries.purgeBefore(nowSeconds() - ALERT_DELIVERY_RETENTION_DAYS * 86_400),
     list: (query: AlertDeliveryQuery) => deliveries.list(query, query.p, query.size),
     count: (query: AlertDeliveryQuery) => deliveries.count(query),
   };
