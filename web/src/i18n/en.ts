@@ -3,6 +3,7 @@ import { enAccount } from './en/account.js';
 import { enAlerts } from './en/alerts.js';
 import { enChannel } from './en/channel.js';
 import { enCore } from './en/core.js';
+import { enLimits } from './en/limits.js';
 import { enDashboard } from './en/dashboard.js';
 import { enOptions } from './en/options.js';
 import { enPricing } from './en/pricing.js';
@@ -32,6 +33,7 @@ export const en = {
   ...enServer,
   ...enSecurity,
   ...enPricing,
+  ...enLimits,
   ...enAlerts,
 };
 

@@ -3,6 +3,7 @@ import { zhAccount } from './zh/account.js';
 import { zhAlerts } from './zh/alerts.js';
 import { zhChannel } from './zh/channel.js';
 import { zhCore } from './zh/core.js';
+import { zhLimits } from './zh/limits.js';
 import { zhDashboard } from './zh/dashboard.js';
 import { zhOptions } from './zh/options.js';
 import { zhPricing } from './zh/pricing.js';
@@ -27,5 +28,6 @@ export const zh: Messages = {
   ...zhServer,
   ...zhSecurity,
   ...zhPricing,
+  ...zhLimits,
   ...zhAlerts,
 };

@@ -50,7 +50,24 @@ describe('token form (spec §5)', () => {
         expired_time: -1,
         models: 'gpt-4o,o1',
         subnet: '10.0.0.0/8',
+        rpm_limit: null,
+        tpm_limit: null,
+        concurrency_limit: null,
       },
     });
+  });
+
+  it('sends the rate limits (empty or 0: none), and refuses a fractional or negative one', () => {
+    const limited = tokenInputOf(
+      { ...EMPTY_TOKEN_FORM, name: 'agent', limits: { rpm_limit: 60, tpm_limit: 0, concurrency_limit: 2 } },
+      true,
+    );
+    expect(limited).toMatchObject({ input: { rpm_limit: 60, tpm_limit: null, concurrency_limit: 2 } });
+    expect(
+      tokenInputOf(
+        { ...EMPTY_TOKEN_FORM, name: 'agent', limits: { ...EMPTY_TOKEN_FORM.limits, rpm_limit: 1.5 } },
+        true,
+      ),
+    ).toEqual({ problem: 'limits.invalid' });
   });
 });

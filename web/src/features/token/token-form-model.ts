@@ -1,3 +1,4 @@
+import { EMPTY_RATE_LIMITS, rateLimitInputOf, type RateLimitForm } from '../../lib/rate-limit-form.js';
 import type { TokenInput } from './token-api.js';
 import { parseExpiry } from './token-expiry.js';
 
@@ -11,6 +12,7 @@ export interface TokenFormState {
   expiry: string;
   models: string[];
   subnet: string;
+  limits: RateLimitForm;
 }
 
 export const EMPTY_TOKEN_FORM: TokenFormState = {
@@ -20,16 +22,21 @@ export const EMPTY_TOKEN_FORM: TokenFormState = {
   expiry: '',
   models: [],
   subnet: '',
+  limits: EMPTY_RATE_LIMITS,
 };
 
 /** The form's token, or the translation key of its first problem (spec §5). */
 export const tokenInputOf = (
   form: TokenFormState,
   creating: boolean,
-): { input: TokenInput } | { problem: 'token.nameRequired' | 'token.expiryFormatError' } => {
+):
+  | { input: TokenInput }
+  | { problem: 'token.nameRequired' | 'token.expiryFormatError' | 'limits.invalid' } => {
   if (creating && form.name.trim() === '') return { problem: 'token.nameRequired' };
   const expired = parseExpiry(form.expiry);
   if (expired === undefined) return { problem: 'token.expiryFormatError' };
+  const limits = rateLimitInputOf(form.limits);
+  if (limits === undefined) return { problem: 'limits.invalid' };
   return {
     input: {
       name: form.name.trim(),
@@ -38,6 +45,7 @@ export const tokenInputOf = (
       expired_time: expired,
       models: form.models.join(','),
       subnet: form.subnet.trim(),
+      ...limits,
     },
   };
 };

@@ -5,6 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { ListState } from '../../components/list-state.js';
 import { PageCard } from '../../components/page-card.js';
+import { RateLimitFields } from '../../components/rate-limit-fields.js';
+import { rateLimitFormOf } from '../../lib/rate-limit-form.js';
 import { useQuotaFormatter } from '../../lib/format.js';
 import { showError, showSuccess } from '../../lib/toast.js';
 import { availableModels, createToken, getToken, updateToken, type TokenInput } from './token-api.js';
@@ -13,7 +15,10 @@ import { EMPTY_TOKEN_FORM, tokenInputOf, type TokenFormState } from './token-for
 
 const PRESETS: readonly ExpiryPreset[] = ['never', 'month', 'day', 'hour', 'minute'];
 
-/** Token form (/token/add, /token/edit/:id): name, quota or unlimited, expiry presets, models, subnet. */
+/**
+ * Token form (/token/add, /token/edit/:id): name, quota or unlimited, expiry presets, models, subnet,
+ * rate limits.
+ */
 export const TokenFormPage = () => {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -39,6 +44,7 @@ export const TokenFormPage = () => {
       expiry: expiryText(token.expired_time),
       models: token.models === '' ? [] : token.models.split(','),
       subnet: token.subnet,
+      limits: rateLimitFormOf(token),
     });
   }, [existing.data]);
 
@@ -135,6 +141,7 @@ export const TokenFormPage = () => {
               onChange={(event) => set('unlimited', event.currentTarget.checked)}
               data-testid="token-unlimited"
             />
+            <RateLimitFields value={form.limits} onChange={(limits) => set('limits', limits)} />
             <Group>
               <Button type="submit" loading={save.isPending} data-testid="token-submit">
                 {t('common.submit')}

@@ -16,9 +16,16 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { ListState } from '../../components/list-state.js';
 import { PageCard } from '../../components/page-card.js';
+import { RateLimitFields } from '../../components/rate-limit-fields.js';
 import { useQuotaFormatter } from '../../lib/format.js';
+import {
+  EMPTY_RATE_LIMITS,
+  rateLimitFormOf,
+  rateLimitInputOf,
+  type RateLimitForm,
+} from '../../lib/rate-limit-form.js';
 import { currentUser, signIn } from '../../lib/session.js';
-import { showSuccess } from '../../lib/toast.js';
+import { showError, showSuccess } from '../../lib/toast.js';
 import { getSelf, getUser, listGroups, updateSelf, updateUser } from './user-api.js';
 import { UserTwoFactorReset } from './user-two-factor-reset.js';
 
@@ -28,6 +35,7 @@ interface FormState {
   password: string;
   quota: number;
   group: string;
+  limits: RateLimitForm;
 }
 
 const formOf = (user: User): FormState => ({
@@ -36,11 +44,12 @@ const formOf = (user: User): FormState => ({
   password: '',
   quota: user.quota,
   group: user.group || 'default',
+  limits: rateLimitFormOf(user),
 });
 
 /**
  * Edit a user (spec §3): /user/edit edits oneself (group and quota hidden); /user/edit/:id is the
- * admin's form with group and quota. The password is blank on load (blank keeps it).
+ * admin's form with group, quota and rate limits. The password is blank on load (blank keeps it).
  */
 export const UserEditPage = () => {
   const { t } = useTranslation();
@@ -60,6 +69,7 @@ export const UserEditPage = () => {
     password: '',
     quota: 0,
     group: 'default',
+    limits: EMPTY_RATE_LIMITS,
   });
   useEffect(() => {
     if (user.data) setForm(formOf(user.data));
@@ -68,8 +78,8 @@ export const UserEditPage = () => {
     setForm((current) => ({ ...current, [key]: value }));
 
   const save = useMutation({
-    mutationFn: () =>
-      admin
+    mutationFn: (limits: ReturnType<typeof rateLimitInputOf>) =>
+      admin && limits
         ? updateUser({
             id,
             username: form.username.trim(),
@@ -77,6 +87,7 @@ export const UserEditPage = () => {
             password: form.password,
             quota: Math.trunc(form.quota),
             group: form.group,
+            ...limits,
           })
         : updateSelf({
             username: form.username.trim(),
@@ -105,7 +116,9 @@ export const UserEditPage = () => {
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            save.mutate();
+            const limits = rateLimitInputOf(form.limits);
+            if (admin && limits === undefined) showError(t('limits.invalid'));
+            else save.mutate(limits);
           }}
         >
           <Stack maw={640} gap="md">
@@ -152,6 +165,7 @@ export const UserEditPage = () => {
                 />
               </SimpleGrid>
             )}
+            {admin && <RateLimitFields value={form.limits} onChange={(limits) => set('limits', limits)} />}
             <SimpleGrid cols={{ base: 1, xs: 3 }}>
               <TextInput
                 label={t('user.githubId')}
