@@ -3,6 +3,7 @@ import { isChannelType } from '../channel-types.js';
 import { CHANNEL_STATUS } from '../statuses.js';
 import { parseJson } from '../parse-json.js';
 import { channelTimeoutProblem } from '../channel-config.js';
+import { keySelectionProblem } from '../channel-keys.js';
 
 /** Column sizes of one-api's `channels` and `abilities` tables, and Sluice's caps on text columns. */
 export const CHANNEL_LIMITS = {
@@ -144,11 +145,13 @@ const settingFields = {
     'an object mapping model names to model names',
     (value) => typeof value === 'string',
   ),
-  // Any object (one-api's rows keep what they hold); the timeouts Sluice reads must be timeouts.
+  // Any object (one-api's rows keep what they hold); the timeouts and key selection Sluice reads must be valid.
   config: jsonObjectText('config', CHANNEL_LIMITS.textMax, 'an object', () => true).superRefine(
     (value, ctx) => {
       const parsed = value === '' ? undefined : parseJson(value);
-      const problem = isJsonObject(parsed) ? channelTimeoutProblem(parsed) : undefined;
+      const problem = isJsonObject(parsed)
+        ? (channelTimeoutProblem(parsed) ?? keySelectionProblem(parsed))
+        : undefined;
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     },
   ),

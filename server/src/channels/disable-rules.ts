@@ -26,3 +26,10 @@ export const shouldDisableChannel = (error: AppError): boolean => {
   const message = error.message.toLowerCase();
   return PHRASES.some((phrase) => message.includes(phrase));
 };
+
+/**
+ * Whether one of a channel's several keys is refused for good: 401 or 403, or what one-api's rule
+ * disables a channel for (its account is out of money or shut). Keys are disabled whatever
+ * AutomaticDisableChannelEnabled says (the channel keeps serving with its other keys).
+ */
+export const isKeyRefusal = (error: AppError): boolean => error.status === 403 || shouldDisableChannel(error);

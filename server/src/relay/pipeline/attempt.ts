@@ -3,9 +3,10 @@ import { checkImageRequest } from '../request/image-rules.js';
 import { fullBody } from '../request/relay-request.js';
 import { warnIfUnpriced, ratiosFor } from '../metering/pricing.js';
 import type { ClientFormatName } from '../clients/client-format.js';
-import type { Adaptor, NativeFormat, RelayRequestMeta } from '../providers/adaptor.js';
+import type { Adaptor, ChannelMeta, NativeFormat, RelayRequestMeta } from '../providers/adaptor.js';
 import { providerOf } from '../providers/registry.js';
-import { channelMetaOf, mapModel, withSystemPrompt } from '../routing/channel-meta.js';
+import { mapModel, withSystemPrompt } from '../routing/channel-meta.js';
+import { pickKey, refuseKey, type PickedKey } from '../routing/channel-keys.js';
 import type { ChannelRow } from '../routing/relay-index.js';
 import { ANSWERS, answerKindOf, isMultipart } from './answers.js';
 import { inClientFormat } from './client-reply.js';
@@ -27,16 +28,43 @@ import {
  * failure is thrown as an AttemptFailure (the pipeline tries the next channel when it is retryable).
  */
 export const runAttempt = async (context: RequestContext, row: ChannelRow): Promise<RelayReply> => {
-  const { deps, call } = context;
-  const { request } = call;
+  const { request } = context.call;
   const provider = providerOf(row.type);
   const adaptor = provider?.adaptor;
   if (!adaptor || !adaptor.modes.includes(request.mode)) throw unsupportedChannel(row.type, request.mode);
+  const key = pickKey(row, provider);
+  if (key.id === undefined) return attemptWith(context, row, adaptor, key.channel);
+  try {
+    return await attemptWith(context, row, adaptor, key.channel);
+  } catch (error) {
+    throw keyFailure(context, row, key, error);
+  }
+};
+
+/**
+ * A failed attempt with one of a channel's several keys: a key the upstream refused (the boot's rule
+ * decides) is disabled alone, and while another key serves the failure is not the channel's (it
+ * fails over, but counts nothing against the channel). The last key's refusal is the channel's, as
+ * one-api's one key.
+ */
+const keyFailure = (context: RequestContext, row: ChannelRow, key: PickedKey, error: unknown): unknown => {
+  if (!(error instanceof AttemptFailure) || !error.channelsFault || key.id === undefined) return error;
+  if (!context.deps.onKeyRefused?.(row.id, key.id, error.error)) return error;
+  return refuseKey(row, key.index) > 0 ? new AttemptFailure(error.error, error.retryable, false) : error;
+};
+
+const attemptWith = async (
+  context: RequestContext,
+  row: ChannelRow,
+  adaptor: Adaptor,
+  channel: ChannelMeta,
+): Promise<RelayReply> => {
+  const { deps, call } = context;
+  const { request } = call;
   const model = mapModel(row, request.model);
   // As one-api: checked against the model the channel maps to; a 400, whichever channel is next.
   if (request.mode === 'images') checkImageRequest(model, request.body);
   const systemPrompt = request.mode === 'chat' ? (row.system_prompt ?? '').trim() : '';
-  const channel = channelMetaOf(row, provider);
   // A client whose format the channel speaks itself is passed through untouched (the channel's own
   // system prompt, which must be honoured, sends it through the hub instead).
   const client = call.client;

@@ -1,0 +1,152 @@
+import { jsonObjectOf } from '@sluice/contract/channel-config';
+import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
+import { CHANNEL_STATUS } from '@sluice/contract/statuses';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenHandler } from '../../test-support/listen.js';
+import { startRelayFixture, type RelayFixture, type RelayUser } from '../../test-support/relay-fixture.js';
+import { chatBody, relayPost } from '../../test-support/relay-helpers.js';
+import { testDialects } from '../../test-support/test-databases.js';
+import { keyIdOf } from '../routing/channel-keys.js';
+
+const ANSWER = JSON.stringify({
+  id: 'c1',
+  object: 'chat.completion',
+  created: 1,
+  model: 'gpt-4o',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+  usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
+});
+const REFUSED = JSON.stringify({
+  error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' },
+});
+
+/** Waits until `check` holds (the key's state is written in the background). */
+const eventually = async (check: () => Promise<boolean>): Promise<void> => {
+  for (let tries = 0; tries < 100; tries += 1) {
+    if (await check()) return;
+    await new Promise((done) => setTimeout(done, 20));
+  }
+  throw new Error('never happened');
+};
+
+describe.each(testDialects())('relay: several keys per channel on %s', (dialect) => {
+  let fixture: RelayFixture;
+  let upstream: Awaited<ReturnType<typeof listenHandler>>;
+  /** The bearer keys the upstream saw, in order; keys it refuses with a 401. */
+  const seen: string[] = [];
+  const refused = new Set<string>();
+  let groups = 0;
+
+  beforeAll(async () => {
+    upstream = await listenHandler((request, _body, response) => {
+      const key = (request.headers.authorization ?? '').replace(/^Bearer /, '');
+      seen.push(key);
+      const status = refused.has(key) ? 401 : 200;
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(status === 200 ? ANSWER : REFUSED);
+    });
+    fixture = await startRelayFixture(dialect);
+  });
+  afterAll(async () => {
+    await fixture?.close();
+    await upstream?.close();
+  });
+
+  const db = () => fixture.test.sluice.database.db;
+
+  /** A channel in a group of its own whose key field holds `key` (written as the console's edit does). */
+  const channelWith = async (key: string, config: Record<string, unknown> = {}) => {
+    groups += 1;
+    const group = `keys${groups}`;
+    const id = await fixture.channel({
+      type: CHANNEL_TYPE.openAi,
+      base_url: upstream.url,
+      models: 'gpt-4o',
+      group,
+      config: JSON.stringify(config),
+    });
+    const updated = await fixture.root.put('/api/channel/', { id, key });
+    expect(updated.body.success).toBe(true);
+    const user = await fixture.user({ group });
+    return { id, user };
+  };
+
+  const chat = (user: RelayUser) =>
+    relayPost(fixture, `sk-${user.key}`, '/v1/chat/completions', chatBody('gpt-4o'));
+
+  const channelRow = (id: number) =>
+    db().selectFrom('channels').select(['status', 'config']).where('id', '=', id).executeTakeFirstOrThrow();
+
+  it('rotates round-robin over every key evenly', async () => {
+    const keys = ['sk-rr-a', 'sk-rr-b', 'sk-rr-c'];
+    const { user } = await channelWith(keys.join('\n'));
+    seen.length = 0;
+    for (let turn = 0; turn < 30; turn += 1) expect((await chat(user)).status).toBe(200);
+    for (const key of keys) expect(seen.filter((one) => one === key)).toHaveLength(10);
+  });
+
+  it('picks at random when the channel says so, every key served', async () => {
+    const keys = ['sk-rand-a', 'sk-rand-b'];
+    const { user } = await channelWith(keys.join('\n'), { key_selection: 'random' });
+    seen.length = 0;
+    for (let turn = 0; turn < 40; turn += 1) expect((await chat(user)).status).toBe(200);
+    for (const key of keys) expect(seen.filter((one) => one === key).length).toBeGreaterThan(4);
+  });
+
+  it('disables a refused key alone, with its reason and time, and serves with the others', async () => {
+    const keys = ['sk-bad-a', 'sk-good-b', 'sk-good-c'];
+    refused.add('sk-bad-a');
+    const { id, user } = await channelWith(keys.join('\n'));
+    seen.length = 0;
+    // The first turn falls on the refused key (RetryTimes 0: the client sees the 401 once).
+    expect((await chat(user)).status).toBe(401);
+    await eventually(async () => 'disabled_keys' in jsonObjectOf((await channelRow(id)).config));
+    const row = await channelRow(id);
+    expect(row.status).toBe(CHANNEL_STATUS.enabled);
+    const disabled = jsonObjectOf(row.config)['disabled_keys'] as Record<
+      string,
+      { reason: string; at: number }
+    >;
+    expect(Object.keys(disabled)).toEqual([keyIdOf('sk-bad-a')]);
+    expect(disabled[keyIdOf('sk-bad-a')]?.reason).toMatch(/Incorrect API key/);
+    expect(disabled[keyIdOf('sk-bad-a')]?.at).toBeGreaterThan(0);
+    for (let turn = 0; turn < 10; turn += 1) expect((await chat(user)).status).toBe(200);
+    expect(seen.filter((one) => one === 'sk-bad-a')).toHaveLength(1);
+    expect(seen.filter((one) => one === 'sk-good-b')).toHaveLength(5);
+    expect(seen.filter((one) => one === 'sk-good-c')).toHaveLength(5);
+  });
+
+  it('auto-disables the channel as one-api does once every key is refused', async () => {
+    await fixture.test.sluice.services.options.update('AutomaticDisableChannelEnabled', 'true');
+    try {
+      refused.add('sk-all-a').add('sk-all-b');
+      const { id, user } = await channelWith('sk-all-a\nsk-all-b');
+      expect((await chat(user)).status).toBe(401);
+      await eventually(async () => 'disabled_keys' in jsonObjectOf((await channelRow(id)).config));
+      // One key left: the channel still serves.
+      expect((await channelRow(id)).status).toBe(CHANNEL_STATUS.enabled);
+      expect((await chat(user)).status).toBe(401);
+      await eventually(async () => (await channelRow(id)).status === CHANNEL_STATUS.autoDisabled);
+      const disabled = jsonObjectOf((await channelRow(id)).config)['disabled_keys'];
+      expect(Object.keys(disabled as object).sort()).toEqual(
+        [keyIdOf('sk-all-a'), keyIdOf('sk-all-b')].sort(),
+      );
+      expect((await chat(user)).status).toBe(503);
+    } finally {
+      await fixture.test.sluice.services.options.update('AutomaticDisableChannelEnabled', 'false');
+    }
+  });
+
+  it('relays a one-api channel row of one key unchanged, its key exactly as stored', async () => {
+    const { id, user } = await channelWith('sk-one-api-single-key');
+    seen.length = 0;
+    for (let turn = 0; turn < 3; turn += 1) expect((await chat(user)).status).toBe(200);
+    expect(seen).toEqual(['sk-one-api-single-key', 'sk-one-api-single-key', 'sk-one-api-single-key']);
+    refused.add('sk-one-api-single-key');
+    expect((await chat(user)).status).toBe(401);
+    // One key: nothing of Sluice's is written; the channel stays as one-api's rule leaves it (option off).
+    const row = await channelRow(id);
+    expect(row.status).toBe(CHANNEL_STATUS.enabled);
+    expect(row.config).toBe('{}');
+  });
+});
