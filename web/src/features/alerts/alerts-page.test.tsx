@@ -42,6 +42,15 @@ const DELIVERIES = {
   total: 2,
 } as never;
 
+const OPTIONS = {
+  success: true,
+  data: [
+    { key: 'AlertCooldownMinutes', value: '10' },
+    { key: 'AlertWebhookAttempts', value: '5' },
+    { key: 'AlertRetryBaseSeconds', value: '2' },
+  ],
+} as never;
+
 const signIn = (role: number) =>
   writeStorage('user', { id: 1, username: 'someone', display_name: 'Someone', role, status: 1 });
 
@@ -61,6 +70,7 @@ describe('the alerts screen', () => {
     const fetch = stubApi({
       '/api/alert/webhooks': WEBHOOKS,
       '/api/alert/deliveries': DELIVERIES,
+      '/api/option/': OPTIONS,
       '/api/alert/test': { success: true, data: delivery(3, { event: 'test', object_id: '' }) },
     });
     renderScreen(<AlertsPage />, { path: '/alerts' });
@@ -80,9 +90,37 @@ describe('the alerts screen', () => {
     expect(screen.getByTestId('alert-webhook-editor')).toBeTruthy();
   });
 
+  it('changes the cooldown, attempts and first wait at once', async () => {
+    signIn(10);
+    const fetch = stubApi({
+      '/api/alert/webhooks': WEBHOOKS,
+      '/api/alert/deliveries': DELIVERIES,
+      '/api/option/batch': { success: true },
+      '/api/option/': OPTIONS,
+    });
+    renderScreen(<AlertsPage />, { path: '/alerts' });
+    const cooldown = await screen.findByTestId('alert-setting-AlertCooldownMinutes');
+    expect((cooldown as HTMLInputElement).value).toBe('10');
+    fireEvent.change(cooldown, { target: { value: '30' } });
+    fireEvent.click(screen.getByTestId('alert-settings-save'));
+    await waitFor(() => {
+      const calls = fetch.mock.calls as unknown as [string, RequestInit | undefined][];
+      const put = calls.find(([url]) => url.startsWith('/api/option/batch'));
+      expect(JSON.parse(String(put?.[1]?.body))).toEqual([
+        { key: 'AlertCooldownMinutes', value: '30' },
+        { key: 'AlertWebhookAttempts', value: '5' },
+        { key: 'AlertRetryBaseSeconds', value: '2' },
+      ]);
+    });
+  });
+
   it('keeps the webhook list editor for root', async () => {
     signIn(10);
-    stubApi({ '/api/alert/webhooks': WEBHOOKS, '/api/alert/deliveries': DELIVERIES });
+    stubApi({
+      '/api/alert/webhooks': WEBHOOKS,
+      '/api/alert/deliveries': DELIVERIES,
+      '/api/option/': OPTIONS,
+    });
     renderScreen(<AlertsPage />, { path: '/alerts' });
     await screen.findByTestId('alert-webhook');
     expect(screen.queryByTestId('alert-webhook-editor')).toBeNull();
@@ -91,7 +129,11 @@ describe('the alerts screen', () => {
   it('speaks Chinese', async () => {
     signIn(100);
     await i18n.changeLanguage('zh');
-    stubApi({ '/api/alert/webhooks': WEBHOOKS, '/api/alert/deliveries': DELIVERIES });
+    stubApi({
+      '/api/alert/webhooks': WEBHOOKS,
+      '/api/alert/deliveries': DELIVERIES,
+      '/api/option/': OPTIONS,
+    });
     renderScreen(<AlertsPage />, { path: '/alerts' });
     await waitFor(() => expect(screen.getAllByTestId('alert-delivery')).toHaveLength(2));
     expect(screen.getAllByTestId('alert-status').map((badge) => badge.textContent)).toEqual([

@@ -19,6 +19,7 @@ import { useSession } from '../../lib/session.js';
 import { showError, showSuccess } from '../../lib/toast.js';
 import { usePagedTable } from '../../lib/use-paged-list.js';
 import { listDeliveries, listWebhooks, sendTest, type DeliveryFilters } from './alerts-api.js';
+import { AlertSettingsSection } from './alert-settings.js';
 import { WebhookEditor } from './webhook-editor.js';
 
 const STATUS_COLORS: Readonly<Record<AlertDeliveryStatus, string>> = {
@@ -127,6 +128,7 @@ export const AlertsPage = () => {
       <Title order={4}>{t('alerts.webhooks')}</Title>
       <WebhookList />
       {isRoot && <WebhookEditor />}
+      <AlertSettingsSection />
       <Divider />
       <Title order={4}>{t('alerts.deliveries')}</Title>
       <Group gap="sm" wrap="wrap">

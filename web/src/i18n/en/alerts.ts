@@ -18,6 +18,13 @@ export const enAlerts = {
     editLabel: 'Replace the webhook list (JSON)',
     save: 'Save webhooks',
     saved: 'Webhooks saved.',
+    settings: {
+      cooldown: 'Cooldown (minutes, 0: none)',
+      attempts: 'Attempts per delivery (1 to 10)',
+      retryBase: 'First wait between attempts (seconds, doubling)',
+    },
+    saveSettings: 'Save settings',
+    settingsSaved: 'Alert settings saved.',
     deliveries: 'Deliveries',
     noDeliveries: 'No delivery yet.',
     time: 'Time',

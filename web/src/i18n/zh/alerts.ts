@@ -21,6 +21,13 @@ export const zhAlerts: Catalogue<typeof enAlerts> = {
     editLabel: '替换 Webhook 列表（JSON）',
     save: '保存 Webhook',
     saved: 'Webhook 已保存。',
+    settings: {
+      cooldown: '冷却时间（分钟，0 为不限）',
+      attempts: '每次投递的尝试次数（1 到 10）',
+      retryBase: '首次重试等待（秒，之后逐次加倍）',
+    },
+    saveSettings: '保存设置',
+    settingsSaved: '告警设置已保存。',
     deliveries: '投递记录',
     noDeliveries: '暂无投递记录。',
     time: '时间',
