@@ -104,9 +104,9 @@ describe('the alerts screen', () => {
     fireEvent.change(cooldown, { target: { value: '30' } });
     fireEvent.click(screen.getByTestId('alert-settings-save'));
     await waitFor(() => {
-      const calls = fetch.mock.calls as unknown as [string, RequestInit | undefined][];
+      const calls = fetch.mock.calls as unknown as [string, { body?: string } | undefined][];
       const put = calls.find(([url]) => url.startsWith('/api/option/batch'));
-      expect(JSON.parse(String(put?.[1]?.body))).toEqual([
+      expect(JSON.parse(put?.[1]?.body ?? 'null')).toEqual([
         { key: 'AlertCooldownMinutes', value: '30' },
         { key: 'AlertWebhookAttempts', value: '5' },
         { key: 'AlertRetryBaseSeconds', value: '2' },
