@@ -20,6 +20,7 @@ const OPTIONS = [
   { key: 'GroupRatio', value: '{"default":1}' },
   { key: 'CacheReadRatio', value: '{}' },
   { key: 'CacheWriteRatio', value: '{}' },
+  { key: 'GroupRateLimits', value: '{}' },
 ];
 
 type Update = { key: string; value: string };
@@ -107,5 +108,21 @@ describe('the ratio section: per-model prices beside the JSON, saved all or noth
     expect(screen.getByTestId('option-ModelRatio').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByTestId('option-GroupRatio').getAttribute('aria-invalid')).not.toBe('true');
     expect(screen.getByTestId('ratio-view-json').getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('sets the groups’ rate limits beside the group ratio, saved with the ratios', async () => {
+    const fetch = start();
+    // Once the stored options are in the form (the group ratio shown):
+    await waitFor(() =>
+      expect(screen.getByTestId<HTMLTextAreaElement>('option-GroupRatio').value).not.toBe(''),
+    );
+    const limits = screen.getByTestId<HTMLTextAreaElement>('option-GroupRateLimits');
+    expect(limits.value).toBe('');
+    const value = '{"vip": {"rpm": 60, "tpm": 100000, "concurrency": 5}}';
+    fireEvent.change(limits, { target: { value } });
+    fireEvent.click(screen.getByTestId('save-ratio'));
+    await waitFor(() =>
+      expect(writes(fetch)).toEqual([{ url: '/api/option/', updates: [{ key: 'GroupRateLimits', value }] }]),
+    );
   });
 });

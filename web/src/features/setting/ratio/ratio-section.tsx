@@ -14,15 +14,19 @@ type View = 'table' | 'json';
 /** The maps the table edits; refused saves naming one of them open the JSON, where it is marked. */
 const TABLE_KEYS: readonly OptionKey[] = ['ModelRatio', 'CompletionRatio'];
 
+/** The ratio settings' options: the ratios, and the groups' rate limits beside the group ratio. */
+const SECTION_KEYS: readonly OptionKey[] = [...RATIO_KEYS, 'GroupRateLimits'];
+
 /**
  * The ratio settings (spec §2): the model and completion ratios as a per-model price table or as
- * their JSON (two views of the same form values), the group and cache ratios as JSON below, and
- * one Save for them all (all or nothing: a refused value stores none, and is named).
+ * their JSON (two views of the same form values), the group and cache ratios and the group rate
+ * limits as JSON below, and one Save for them all (all or nothing: a refused value stores none, and
+ * is named).
  */
 export const RatioSection = () => {
   const { t } = useTranslation();
   const mayChange = useMayChangeOption();
-  const keys: readonly OptionKey[] = RATIO_KEYS.filter(mayChange);
+  const keys: readonly OptionKey[] = SECTION_KEYS.filter(mayChange);
   const form = useOptionForm(keys);
   const [view, setView] = useState<View>('table');
   const [seenError, setSeenError] = useState<string | undefined>();
@@ -89,6 +93,12 @@ export const RatioSection = () => {
       </Tabs>
       <Stack gap="sm">
         {field({ key: 'GroupRatio', placeholder: t('options.placeholder.GroupRatio') })}
+        {field({
+          key: 'GroupRateLimits',
+          multiline: true,
+          placeholder: t('options.placeholder.GroupRateLimits'),
+          description: t('options.hint.GroupRateLimits'),
+        })}
         {field({
           key: 'CacheReadRatio',
           placeholder: t('options.placeholder.CacheReadRatio'),
