@@ -80,5 +80,10 @@ export const channelKeyStateSchema = z.object({
 });
 export type ChannelKeyState = z.infer<typeof channelKeyStateSchema>;
 
+/** POST /api/channel/:id/keys/enable: which key (its id, as the key list gives it). */
+export const enableChannelKeyRequestSchema = z.object({
+  key_id: z.string({ error: 'key_id is required' }).regex(/^[0-9a-f]{16}$/, 'key_id must be a key id'),
+});
+
 /** A key as anyone may see it: its last four characters when it is long enough to spare them. */
 export const maskedKey = (key: string): string => (key.length >= 24 ? `…${key.slice(-4)}` : '…');

@@ -196,6 +196,12 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
           }),
         ),
     });
+    const channelKeys = createChannelKeyStates({
+      db: main.db,
+      dialect: main.dialect,
+      changes: services.changes,
+      logger,
+    });
     const testTimeoutMs = (config.relayTimeoutSeconds || 30) * 1000;
     const runner = createChannelTestRunner({
       db: main.db,
@@ -207,6 +213,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       pauseMs: config.pollingIntervalSeconds * 1000,
       notifyRoot: rootNotifier.notifyRoot,
       adaptorSettings,
+      keyStates: channelKeys,
       track,
     });
     const channelOperations = createChannelOperations({
@@ -216,12 +223,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       testTimeoutMs,
       pauseMs: config.pollingIntervalSeconds * 1000,
       adaptorSettings,
-    });
-    const channelKeys = createChannelKeyStates({
-      db: main.db,
-      dialect: main.dialect,
-      changes: services.changes,
-      logger,
+      keyStates: channelKeys,
     });
     const channelMetrics = config.enableMetric
       ? createChannelMetrics({

@@ -1,11 +1,12 @@
 import { ROLES } from '@sluice/contract/roles';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { enableChannelKeyRequestSchema, type ChannelKeyState } from '@sluice/contract/channel-keys';
 import type { AppEnv } from '../http/app-env.js';
 import { AppError, businessError } from '../lib/app-error.js';
 import type { Services } from '../services/services.js';
 import { requireRole } from './middleware/auth.js';
-import { ok, readId, readQuery } from './respond.js';
+import { ok, readJson, readId, readQuery } from './respond.js';
 
 export interface ChannelTestProgress {
   readonly running: boolean;
@@ -33,11 +34,35 @@ export interface ChannelOperations {
   test(
     id: number,
     model: string,
-  ): Promise<{ success: boolean; message: string; time: number; model: string } | undefined>;
+  ): Promise<
+    | {
+        success: boolean;
+        message: string;
+        time: number;
+        model: string;
+        /** Each key's result when the channel has several (masked). */
+        keys?: readonly KeyTestOutcome[];
+      }
+    | undefined
+  >;
+  /** A channel's keys, masked, with their states; undefined when it does not exist. */
+  keys(id: number): Promise<ChannelKeyState[] | undefined>;
+  /** Enables one of a channel's keys again (by its id); false when it was not disabled. */
+  enableKey(id: number, keyId: string): Promise<boolean>;
   /** Reads the balance of every enabled channel that has a reader; answers how many were read. */
   updateAllBalances(): Promise<number>;
   /** Reads one channel's balance (an AppError when the provider refuses); undefined when it does not exist. */
   updateBalance(id: number): Promise<number | undefined>;
+}
+
+/** One key's channel test: its place, id and masked form, and how the test went. */
+export interface KeyTestOutcome {
+  readonly index: number;
+  readonly id: string;
+  readonly masked: string;
+  readonly success: boolean;
+  readonly message: string;
+  readonly time: number;
 }
 
 const NO_CHANNEL = 'channel does not exist';
@@ -77,7 +102,22 @@ export const channelOperationRoutes = (services: Services, operations: ChannelOp
       message: result.message,
       time: result.time,
       model: result.model,
+      ...(result.keys ? { keys: result.keys } : {}),
     });
+  });
+
+  // A channel's keys (masked, never the key itself) and their states; one key enabled again.
+  routes.get('/:id/keys', admin, async (c) => {
+    const keys = await operations.keys(readId(c));
+    if (!keys) throw businessError(NO_CHANNEL);
+    return ok(c, keys);
+  });
+  routes.post('/:id/keys/enable', admin, async (c) => {
+    const id = readId(c);
+    const { key_id } = await readJson(c, enableChannelKeyRequestSchema);
+    if (!(await operations.keys(id))) throw businessError(NO_CHANNEL);
+    if (!(await operations.enableKey(id, key_id))) throw businessError('the key is not disabled');
+    return ok(c);
   });
 
   routes.get('/update_balance', admin, async (c) => {

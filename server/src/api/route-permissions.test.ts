@@ -76,6 +76,8 @@ const ROUTES: Readonly<Record<string, Level>> = {
   'GET /api/channel/test': 'admin',
   'GET /api/channel/test/status': 'admin',
   'GET /api/channel/test/:id': 'admin',
+  'GET /api/channel/:id/keys': 'admin',
+  'POST /api/channel/:id/keys/enable': 'admin',
   'GET /api/channel/update_balance': 'admin',
   'GET /api/channel/update_balance/:id': 'admin',
   'GET /api/redemption': 'admin',

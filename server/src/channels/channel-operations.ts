@@ -8,6 +8,7 @@ import { PROVIDERS } from '../relay/providers/registry.js';
 import type { Upstream } from '../relay/upstream/upstream.js';
 import { supportsBalance, updateBalance } from './channel-balance.js';
 import { testChannel } from './channel-test.js';
+import type { ChannelKeyStates } from './channel-key-states.js';
 import type { ChannelTestRunner } from './channel-test-runner.js';
 
 export interface ChannelOperationsDeps {
@@ -18,6 +19,8 @@ export interface ChannelOperationsDeps {
   /** The pause between two channels of a balance-all run (POLLING_INTERVAL). */
   readonly pauseMs: number;
   readonly adaptorSettings: AdaptorSettings;
+  /** A channel's several keys' states (listed and re-enabled by administrators, kept by the tests). */
+  readonly keyStates: ChannelKeyStates;
 }
 
 /**
@@ -58,12 +61,21 @@ export const createChannelOperations = (deps: ChannelOperationsDeps) => ({
         upstream: deps.upstream,
         timeoutMs: deps.testTimeoutMs,
         adaptorSettings: deps.adaptorSettings,
+        keyStates: deps.keyStates,
       },
       row,
       model,
     );
-    return { success: result.success, message: result.message, time: result.time, model: result.model };
+    return {
+      success: result.success,
+      message: result.message,
+      time: result.time,
+      model: result.model,
+      ...(result.keys ? { keys: result.keys } : {}),
+    };
   },
+  keys: (id: number) => deps.keyStates.list(id),
+  enableKey: (id: number, keyId: string) => deps.keyStates.enable(id, keyId),
   updateAllBalances: async (): Promise<number> => {
     const rows = await deps.db
       .selectFrom('channels')

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Tables } from '../db/tables.js';
 import type { OptionStore } from '../services/option-store.js';
 import type { AdaptorSettings } from '../relay/providers/adaptor.js';
+import type { ChannelKeyStates } from './channel-key-states.js';
 import type { ChannelStatus } from './channel-status.js';
 import { testChannel } from './channel-test.js';
 import { shouldDisableChannel } from './disable-rules.js';
@@ -32,6 +33,8 @@ export const createChannelTestRunner = (deps: {
   logger: Logger;
   timeoutMs: number;
   adaptorSettings?: AdaptorSettings;
+  /** A channel's several keys' states: the test disables a refused key and re-enables a passing one. */
+  keyStates?: ChannelKeyStates;
   /** A pause between two channels (POLLING_INTERVAL), so a run does not hit providers in a burst. */
   pauseMs?: number;
   /** Tells root (a slow channel when automatic disabling is off). */

@@ -1,3 +1,4 @@
+import { channelKeysOf, maskedKey } from '@sluice/contract/channel-keys';
 import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { parseJson } from '@sluice/contract/parse-json';
 import type { Kysely } from 'kysely';
@@ -7,9 +8,12 @@ import { nowSeconds } from '../lib/time.js';
 import type { AdaptorSettings, RelayRequestMeta } from '../relay/providers/adaptor.js';
 import { providerOf } from '../relay/providers/registry.js';
 import { channelMetaOf, mapModel } from '../relay/routing/channel-meta.js';
+import { keyIdOf } from '../relay/routing/channel-keys.js';
 import type { ChannelRow } from '../relay/routing/relay-index.js';
 import type { Upstream } from '../relay/upstream/upstream.js';
 import { unsupportedMessage, upstreamError } from '../relay/pipeline/upstream-error.js';
+import type { ChannelKeyStates } from './channel-key-states.js';
+import { isKeyRefusal } from './disable-rules.js';
 
 export interface ChannelTestResult {
   readonly success: boolean;
@@ -18,6 +22,26 @@ export interface ChannelTestResult {
   readonly time: number;
   readonly model: string;
   readonly error?: AppError;
+  /** Each key's result, for a channel of several keys (masked: never a key). */
+  readonly keys?: readonly KeyTestResult[];
+}
+
+export interface KeyTestResult {
+  readonly index: number;
+  readonly id: string;
+  readonly masked: string;
+  readonly success: boolean;
+  readonly message: string;
+  readonly time: number;
+}
+
+interface TestDeps {
+  db: Kysely<Tables>;
+  upstream: Upstream;
+  timeoutMs: number;
+  adaptorSettings?: AdaptorSettings | undefined;
+  /** Where a channel's several keys keep their states: a refused key is disabled, a passing one re-enabled. */
+  keyStates?: ChannelKeyStates | undefined;
 }
 
 const split = (models: string | null) =>
@@ -38,20 +62,18 @@ export const testModelOf = (row: ChannelRow, requested: string): string => {
   return models[0] ?? requested ?? 'gpt-3.5-turbo';
 };
 
-/** Sends one small chat through the channel's own adaptor; stores response_time and test_time. */
+/**
+ * Sends one small chat through the channel's own adaptor; stores response_time and test_time. A
+ * channel of several keys tests each: it passes when one key does (its time is the first passing
+ * key's), each key's result is in `keys`, and each key's state follows its result (a refusal by
+ * isKeyRefusal disables it, a pass re-enables it).
+ */
 export const testChannel = async (
-  deps: {
-    db: Kysely<Tables>;
-    upstream: Upstream;
-    timeoutMs: number;
-    adaptorSettings?: AdaptorSettings | undefined;
-  },
+  deps: TestDeps,
   row: ChannelRow,
   requested: string,
 ): Promise<ChannelTestResult> => {
   const model = testModelOf(row, requested);
-  const provider = providerOf(row.type);
-  const started = performance.now();
   const record = async (ms: number) => {
     await deps.db
       .updateTable('channels')
@@ -59,10 +81,58 @@ export const testChannel = async (
       .where('id', '=', row.id)
       .execute();
   };
-  const fail = async (error: AppError): Promise<ChannelTestResult> => {
-    await record(0);
-    return { success: false, message: error.message, time: 0, model: requested || model, error };
-  };
+  const keys = channelKeysOf(row.type, row.key);
+  if (keys.length === 1) {
+    const result = await testOnce(deps, row, model, undefined);
+    await record(result.error ? 0 : Math.round(result.time * 1000));
+    return { ...result, model: requested || model };
+  }
+  const results: KeyTestResult[] = [];
+  let first: ChannelTestResult | undefined;
+  let failure: ChannelTestResult | undefined;
+  for (const [index, key] of keys.entries()) {
+    const result = await testOnce(deps, row, model, key);
+    const id = keyIdOf(key);
+    results.push({ index, id, masked: maskedKey(key), ...pick(result) });
+    if (result.error === undefined) {
+      first ??= result;
+      await deps.keyStates?.enable(row.id, id);
+    } else {
+      failure ??= result;
+      if (isKeyRefusal(result.error)) await deps.keyStates?.disable(row.id, id, result.message);
+    }
+  }
+  const chosen = first ?? failure ?? { success: false, message: '', time: 0, model };
+  await record(first ? Math.round(first.time * 1000) : 0);
+  const failed = results.filter((result) => !result.success);
+  const message = failed
+    .map((result) => `key #${result.index + 1} (${result.masked}): ${result.message}`)
+    .join('; ');
+  return { ...chosen, message, model: requested || model, keys: results };
+};
+
+const pick = (result: ChannelTestResult) => ({
+  success: result.success,
+  message: result.message,
+  time: result.time,
+});
+
+/** One test call with the channel's key, or with `key` (one of its several). */
+const testOnce = async (
+  deps: TestDeps,
+  row: ChannelRow,
+  model: string,
+  key: string | undefined,
+): Promise<ChannelTestResult> => {
+  const provider = providerOf(row.type);
+  const started = performance.now();
+  const fail = (error: AppError): ChannelTestResult => ({
+    success: false,
+    message: error.message,
+    time: 0,
+    model,
+    error,
+  });
   const adaptor = provider?.adaptor;
   if (!adaptor || !adaptor.modes.includes('chat'))
     return fail(
@@ -74,7 +144,8 @@ export const testChannel = async (
             501,
           ),
     );
-  const channel = channelMetaOf(row, provider);
+  const shared = channelMetaOf(row, provider);
+  const channel = key === undefined ? shared : { ...shared, key };
   const meta: RelayRequestMeta = {
     mode: 'chat',
     path: '/v1/chat/completions',
@@ -96,13 +167,13 @@ export const testChannel = async (
     const response = await deps.upstream.send(request, AbortSignal.timeout(deps.timeoutMs));
     const raw = (await response.body.readAll(4 * 1024 * 1024)).toString('utf8');
     if (response.status < 200 || response.status > 299)
-      return await fail(upstreamError(response.status, raw, adaptor, channel));
+      return fail(upstreamError(response.status, raw, adaptor, channel));
     const body = parseJson(raw);
     const parsed =
       body === undefined && adaptor.gatherStream
         ? adaptor.gatherStream(raw, meta)
         : adaptor.parseResponse(JSON.parse(raw) as unknown, meta);
-    if (!parsed.usage && !parsed.text) return await fail(new AppError('bad_response', 'usage is nil', 500));
+    if (!parsed.usage && !parsed.text) return fail(new AppError('bad_response', 'usage is nil', 500));
   } catch (error) {
     return fail(
       error instanceof AppError
@@ -111,6 +182,5 @@ export const testChannel = async (
     );
   }
   const elapsed = performance.now() - started;
-  await record(Math.round(elapsed));
-  return { success: true, message: '', time: Number((elapsed / 1000).toFixed(3)), model: requested || model };
+  return { success: true, message: '', time: Number((elapsed / 1000).toFixed(3)), model };
 };
