@@ -316,6 +316,12 @@ describe.each(testDialects())('alerts by webhook and mail on %s', (dialect) => {
     expect(listed.text).not.toContain(SECRET);
     const options = await fixture.root.get('/api/option/');
     expect(options.text).not.toContain(SECRET);
+    // Saved through /api like the console saves it: the audit trail masks it too.
+    const value = JSON.stringify([{ name: 'ops', url: `${receiver.url}/hooks/ops`, secret: SECRET }]);
+    expect((await fixture.root.put('/api/option/', { key: 'AlertWebhooks', value })).body.success).toBe(true);
+    const audit = await fixture.root.get('/api/audit?object_type=option');
+    expect(audit.text).toContain('AlertWebhooks');
+    expect(audit.text).not.toContain(SECRET);
   });
 
   it('refuses a malformed webhook list and bounds the attempts', async () => {
