@@ -94,6 +94,32 @@ describe.each(testDialects())('the relay index checked against the database on %
     expect((await index.token(other))?.id).toBe(user.tokenId);
   });
 
+  it('drops a key and a user whose rate limits were changed behind Sluice’s back', async () => {
+    const db = fixture.test.sluice.database.db;
+    const index = indexOf();
+    const kept = await fixture.user();
+    const limitedKey = await fixture.user();
+    const limitedUser = await fixture.user();
+    for (const user of [kept, limitedKey, limitedUser]) {
+      await index.token(user.key);
+      await index.user(user.userId);
+    }
+    await index.revalidate();
+    expect(index.peekToken(limitedKey.key)).toBeDefined();
+    await db.updateTable('tokens').set({ rpm_limit: 60 }).where('id', '=', limitedKey.tokenId).execute();
+    await db
+      .updateTable('users')
+      .set({ concurrency_limit: 2 })
+      .where('id', '=', limitedUser.userId)
+      .execute();
+    await index.revalidate();
+    expect(index.peekToken(kept.key)).toBeDefined();
+    expect(index.peekUser(kept.userId)).toBeDefined();
+    expect(index.peekToken(limitedKey.key)).toBeUndefined();
+    expect(index.peekUser(limitedUser.userId)).toBeUndefined();
+    expect(Number((await index.token(limitedKey.key))?.rpm_limit)).toBe(60);
+  });
+
   it('drops only the key disabled among several', async () => {
     const index = indexOf();
     const users = await Promise.all(Array.from({ length: 3 }, () => fixture.user()));

@@ -5,6 +5,13 @@ import type { ChannelsTable, Tables, TokensTable } from '../../db/tables.js';
 import type { ChangeFeed } from '../../services/change-feed.js';
 import type { TokenRow } from '../../services/token-record.js';
 import type { UserRow } from '../../services/user-record.js';
+import { RATE_LIMIT_FIELDS } from '@sluice/contract/schemas/limits';
+
+type RateLimits = { readonly [field in (typeof RATE_LIMIT_FIELDS)[number]]: number | string | null };
+
+/** Whether a key's or user's rate limits are as remembered (PostgreSQL answers bigints as text). */
+const sameRateLimits = (row: RateLimits, cached: RateLimits): boolean =>
+  RATE_LIMIT_FIELDS.every((field) => Number(row[field] ?? 0) === Number(cached[field] ?? 0));
 
 export type ChannelRow = Selectable<ChannelsTable>;
 
@@ -124,7 +131,17 @@ export const createRelayIndex = (db: Kysely<Tables>, changes: ChangeFeed) => {
       const chunk = cachedTokens.slice(start, start + REVALIDATE_CHUNK);
       const rows = await db
         .selectFrom('tokens')
-        .select(['id', 'key', 'status', 'expired_time', 'unlimited_quota', 'models', 'subnet', 'user_id'])
+        .select([
+          'id',
+          'key',
+          'status',
+          'expired_time',
+          'unlimited_quota',
+          'models',
+          'subnet',
+          'user_id',
+          ...RATE_LIMIT_FIELDS,
+        ])
         .where(
           'id',
           'in',
@@ -142,7 +159,8 @@ export const createRelayIndex = (db: Kysely<Tables>, changes: ChangeFeed) => {
           toBool(row.unlimited_quota) !== token.unlimited_quota ||
           (row.models ?? '') !== (token.models ?? '') ||
           (row.subnet ?? '') !== (token.subnet ?? '') ||
-          row.user_id !== token.user_id
+          row.user_id !== token.user_id ||
+          !sameRateLimits(row, token)
         )
           tokens.delete(token.key);
       }
@@ -152,7 +170,7 @@ export const createRelayIndex = (db: Kysely<Tables>, changes: ChangeFeed) => {
       const chunk = cachedUsers.slice(start, start + REVALIDATE_CHUNK);
       const rows = await db
         .selectFrom('users')
-        .select(['id', 'status', 'group', 'role'])
+        .select(['id', 'status', 'group', 'role', ...RATE_LIMIT_FIELDS])
         .where(
           'id',
           'in',
@@ -162,7 +180,13 @@ export const createRelayIndex = (db: Kysely<Tables>, changes: ChangeFeed) => {
       const fresh = new Map(rows.map((row) => [row.id, row]));
       for (const user of chunk) {
         const row = fresh.get(user.id);
-        if (!row || row.status !== user.status || row.group !== user.group || row.role !== user.role)
+        if (
+          !row ||
+          row.status !== user.status ||
+          row.group !== user.group ||
+          row.role !== user.role ||
+          !sameRateLimits(row, user)
+        )
           users.delete(user.id);
       }
     }
