@@ -79,6 +79,14 @@ const suite = (name: string, store: () => LimitStore) =>
       expect((await store().acquire([check], id(), 1, T0 + 1)).refusedBy).toBe('tpm');
     });
 
+    it('lets thousands of tokens entries leave the window at once', async () => {
+      const check = subject({ tpm: 1_000_000 });
+      await Promise.all(Array.from({ length: 3000 }, () => store().acquire([check], id(), 1, T0)));
+      const later = await store().acquire([check], id(), 1, T0 + LIMIT_WINDOW_MS);
+      expect(later.refusedBy).toBeUndefined();
+      expect(later.readings[0]?.tokens).toBe(0);
+    });
+
     it('gives a failed request’s estimate back (settled at 0)', async () => {
       const check = subject({ tpm: 100 });
       const failed = id();

@@ -41,7 +41,10 @@ for i = 0, subjects - 1 do
   if rpm > 0 and requests >= rpm then refuse('rpm', requestsReset) end
   local gone = redis.call('ZRANGEBYSCORE', t, '-inf', now - window)
   if #gone > 0 then
-    redis.call('HDEL', h, unpack(gone))
+    -- In slices: unpack() of thousands of values overflows Lua's stack.
+    for first = 1, #gone, 500 do
+      redis.call('HDEL', h, unpack(gone, first, math.min(first + 499, #gone)))
+    end
     redis.call('ZREMRANGEBYSCORE', t, '-inf', now - window)
   end
   local spent = redis.call('ZRANGE', t, 0, -1, 'WITHSCORES')
