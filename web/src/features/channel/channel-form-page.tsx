@@ -21,6 +21,7 @@ import { PageCard } from '../../components/page-card.js';
 import { cachedChannelModels, loadChannelModels } from '../../lib/channel-models.js';
 import { showError, showSuccess } from '../../lib/toast.js';
 import { createChannel, getChannel, listGroups, updateChannel, type ChannelInput } from './channel-api.js';
+import { ChannelKeyStates } from './channel-key-states.js';
 import { ChannelTimeoutFields } from './channel-timeout-fields.js';
 import {
   channelFormOf,
@@ -121,6 +122,7 @@ export const ChannelFormPage = () => {
               name="name"
             />
             <KeyFields form={form} editing={editing} set={set} />
+            <ChannelKeyStates id={id} form={form} set={set} />
             <AddressFields form={form} set={set} />
             <MultiSelect
               label={t('channel.form.groups')}
