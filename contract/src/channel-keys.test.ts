@@ -6,6 +6,7 @@ import {
   keySelectionOf,
   keySelectionProblem,
   maskedKey,
+  withStoredKeyStates,
 } from './channel-keys.js';
 
 const serviceAccount = JSON.stringify(
@@ -67,5 +68,26 @@ describe('key selection and disabled keys', () => {
   it('masks every key', () => {
     expect(maskedKey('sk-short')).toBe('…');
     expect(maskedKey('sk-abcdefghijklmnopqrstuvwxyz')).toBe('…wxyz');
+  });
+});
+
+describe('withStoredKeyStates', () => {
+  const stored = JSON.stringify({ region: 'x', disabled_keys: { abc: { reason: 'r', at: 1 } } });
+
+  it('keeps the stored key states whatever the write sends', () => {
+    expect(JSON.parse(withStoredKeyStates(stored, '{"region":"y"}'))).toEqual({
+      region: 'y',
+      disabled_keys: { abc: { reason: 'r', at: 1 } },
+    });
+    expect(
+      JSON.parse(withStoredKeyStates('{}', '{"region":"y","disabled_keys":{"old":{"reason":"","at":2}}}')),
+    ).toEqual({
+      region: 'y',
+    });
+  });
+
+  it('stores a config without key states exactly as sent', () => {
+    expect(withStoredKeyStates('{"a":1}', ' {"b": 2} ')).toBe(' {"b": 2} ');
+    expect(withStoredKeyStates(null, '')).toBe('');
   });
 });

@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { CHANNEL_TYPE } from './channel-types.js';
-import { COMPOSED_KEY_FIELDS } from './channel-config.js';
+import { COMPOSED_KEY_FIELDS, jsonObjectOf } from './channel-config.js';
 
 /** The numbers of `|`-separated parts a line may have, for the types that compose their key. */
 const KEY_PARTS: Readonly<Record<number, readonly number[]>> = {
@@ -67,6 +67,21 @@ export type DisabledKey = z.infer<typeof disabledKeySchema>;
 export const disabledKeysOf = (config: Readonly<Record<string, unknown>>): Record<string, DisabledKey> => {
   const parsed = z.record(z.string(), disabledKeySchema).safeParse(config['disabled_keys']);
   return parsed.success ? parsed.data : {};
+};
+
+/**
+ * The config to store when a write replaces `stored` with `saved`: `disabled_keys` is the server's
+ * own state (the relay and the channel test write it, the key list re-enables), so a form that sends
+ * back a config it loaded earlier neither revives a key disabled since nor disables one again. A
+ * config with no key states on either side is stored exactly as sent.
+ */
+export const withStoredKeyStates = (stored: string | null | undefined, saved: string): string => {
+  const before = jsonObjectOf(stored)['disabled_keys'];
+  const after = jsonObjectOf(saved);
+  if (before === undefined && after['disabled_keys'] === undefined) return saved;
+  if (Object.keys(after).length === 0 && saved.trim() !== '' && saved.trim() !== '{}') return saved;
+  const { disabled_keys: _sent, ...rest } = after;
+  return JSON.stringify(before === undefined ? rest : { ...rest, disabled_keys: before });
 };
 
 /** One key of a channel as the console sees it: masked, with its state. */

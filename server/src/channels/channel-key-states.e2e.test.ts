@@ -113,6 +113,19 @@ describe.each(testDialects())('a channel’s several keys in the console on %s',
     refused.add(BAD);
   });
 
+  it('keeps the key states when the form saves a config it loaded before', async () => {
+    const id = await channel();
+    await fixture.root.get(`/api/channel/test/${id}`);
+    // A config without the states (loaded before the test), then one with a stale state of its own.
+    for (const config of [
+      '{"user_id":"x"}',
+      JSON.stringify({ disabled_keys: { [keyIdOf(GOOD)]: { reason: 'old', at: 1 } } }),
+    ]) {
+      expect((await fixture.root.put('/api/channel/', { id, config })).body.success).toBe(true);
+      expect((await keysOf(id)).map((key) => key.enabled)).toEqual([true, false]);
+    }
+  });
+
   it('lists a one-key channel as its one key, masked', async () => {
     const id = await fixture.channel({ type: CHANNEL_TYPE.openAi, base_url: upstream.url, key: GOOD });
     expect(await keysOf(id)).toEqual([

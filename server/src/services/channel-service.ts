@@ -5,6 +5,7 @@ import {
   type UpdateChannelRequest,
 } from '@sluice/contract/schemas/channel';
 import { composedKey, mergedConfig } from '@sluice/contract/channel-config';
+import { withStoredKeyStates } from '@sluice/contract/channel-keys';
 import { CHANNEL_STATUS } from '@sluice/contract/statuses';
 import type { SelectQueryBuilder, Transaction, Updateable } from 'kysely';
 import { executeInsertId } from '../db/insert-id.js';
@@ -31,14 +32,14 @@ interface StoredChannel {
 
 /**
  * The fields of an update body that are written: every one present. An empty key keeps the key, and
- * a secret config field left blank keeps its value. Without a key, a key composed from config fields
+ * a secret config field left blank keeps its value; the key states (`disabled_keys`) are the stored ones. Without a key, a key composed from config fields
  * (AWS, Vertex AI) is composed again from the config as saved, so a new region reaches it too.
  */
 const changesOf = (input: UpdateChannelRequest, stored: StoredChannel): Updateable<ChannelsTable> => {
   const { id: _id, key, config, ...fields } = input;
   const changes: Updateable<ChannelsTable> = key === '' ? fields : { ...fields, key };
   if (config === undefined) return changes;
-  const saved = mergedConfig(stored.config, config);
+  const saved = withStoredKeyStates(stored.config, mergedConfig(stored.config, config));
   const composed = key === '' ? composedKey(input.type ?? stored.type, saved) : undefined;
   return composed === undefined
     ? { ...changes, config: saved }
