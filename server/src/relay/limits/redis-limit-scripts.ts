@@ -3,8 +3,9 @@
  * instance sharing the Redis sees one set of windows and no two checks interleave.
  *
  * Per subject four keys: `r` (a sorted set of the last minute's requests, scored by time), `t` and
- * `h` (the last minute's requests scored by time, and their tokens by request), `c` (the requests in
- * flight, scored by their start). A sliding window log, not GCRA: a limit of N a minute admits at
+ * `h` (the last minute's requests scored by time, and their tokens by request with their sum in the
+ * field `#sum`, so that a check reads one number), `c` (the requests in flight, scored by their
+ * start). A sliding window log, not GCRA: a limit of N a minute admits at
  * most N in any 60 s, exactly, and a request's tokens can be replaced by its real usage when it
  * ends (GCRA keeps one number, from which a request's share cannot be taken back).
  */
@@ -15,6 +16,7 @@
  * subject: requests, requests reset ms, tokens, tokens reset ms, in flight}.
  */
 export const ACQUIRE_SCRIPT = `
+local SUM = '#sum'
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local stale = tonumber(ARGV[3])
@@ -41,29 +43,29 @@ for i = 0, subjects - 1 do
   if rpm > 0 and requests >= rpm then refuse('rpm', requestsReset) end
   local gone = redis.call('ZRANGEBYSCORE', t, '-inf', now - window)
   if #gone > 0 then
+    local removed = 0
+    for j = 1, #gone do removed = removed + tonumber(redis.call('HGET', h, gone[j]) or '0') end
     -- In slices: unpack() of thousands of values overflows Lua's stack.
     for first = 1, #gone, 500 do
       redis.call('HDEL', h, unpack(gone, first, math.min(first + 499, #gone)))
     end
+    redis.call('HINCRBY', h, SUM, -removed)
     redis.call('ZREMRANGEBYSCORE', t, '-inf', now - window)
   end
-  local spent = redis.call('ZRANGE', t, 0, -1, 'WITHSCORES')
-  local tokens = 0
-  local amounts = {}
-  for j = 1, #spent, 2 do
-    local amount = tonumber(redis.call('HGET', h, spent[j]) or '0')
-    amounts[#amounts + 1] = amount
-    tokens = tokens + amount
-  end
+  -- The window's tokens are kept as a sum beside the requests' amounts: each check reads one field.
+  local tokens = tonumber(redis.call('HGET', h, SUM) or '0')
+  local first = redis.call('ZRANGE', t, 0, 0, 'WITHSCORES')
   local tokensReset = 0
-  if spent[2] then tokensReset = tonumber(spent[2]) + window - now end
+  if first[2] then tokensReset = tonumber(first[2]) + window - now end
   if tpm > 0 and tokens > 0 and tokens + estimate > tpm then
+    -- Refused: until enough of the oldest tokens have left the window for this estimate.
+    local spent = redis.call('ZRANGE', t, 0, -1, 'WITHSCORES')
     local left = tokens
     local wait = 0
-    for j = 1, #amounts do
-      left = left - amounts[j]
-      wait = tonumber(spent[j * 2]) + window - now
-      if left == 0 or left + estimate <= tpm then break end
+    for j = 1, #spent, 2 do
+      left = left - tonumber(redis.call('HGET', h, spent[j]) or '0')
+      wait = tonumber(spent[j + 1]) + window - now
+      if left <= 0 or left + estimate <= tpm then break end
     end
     refuse('tpm', wait)
   end
@@ -86,6 +88,7 @@ if refused == '' then
     if tonumber(ARGV[7 + i * 3]) > 0 then
       redis.call('ZADD', t, now, id)
       redis.call('HSET', h, id, estimate)
+      redis.call('HINCRBY', h, SUM, estimate)
       redis.call('PEXPIRE', t, window)
       redis.call('PEXPIRE', h, window)
     end
@@ -106,6 +109,7 @@ return answer
  * replaced by its tokens, counted now; its slot in flight is freed.
  */
 export const FINISH_SCRIPT = `
+local SUM = '#sum'
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local id = ARGV[3]
@@ -114,11 +118,16 @@ local release = ARGV[5] == '1'
 for i = 0, #KEYS / 3 - 1 do
   local t, h, c = KEYS[i * 3 + 1], KEYS[i * 3 + 2], KEYS[i * 3 + 3]
   if tokens >= 0 and ARGV[6 + i] == '1' then
+    local before = redis.call('HGET', h, id)
+    if before then
+      redis.call('HINCRBY', h, SUM, -tonumber(before))
+      redis.call('HDEL', h, id)
+    end
     redis.call('ZREM', t, id)
-    redis.call('HDEL', h, id)
     if tokens > 0 then
       redis.call('ZADD', t, now, id)
       redis.call('HSET', h, id, tokens)
+      redis.call('HINCRBY', h, SUM, tokens)
       redis.call('PEXPIRE', t, window)
       redis.call('PEXPIRE', h, window)
     end
