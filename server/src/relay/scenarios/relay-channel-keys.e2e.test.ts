@@ -2,6 +2,7 @@ import { jsonObjectOf } from '@sluice/contract/channel-config';
 import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { CHANNEL_STATUS } from '@sluice/contract/statuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBaiduDouble } from '../../test-support/baidu-double.js';
 import { listenHandler } from '../../test-support/listen.js';
 import { startRelayFixture, type RelayFixture, type RelayUser } from '../../test-support/relay-fixture.js';
 import { chatBody, relayPost } from '../../test-support/relay-helpers.js';
@@ -134,6 +135,40 @@ describe.each(testDialects())('relay: several keys per channel on %s', (dialect)
       expect((await chat(user)).status).toBe(503);
     } finally {
       await fixture.test.sluice.services.options.update('AutomaticDisableChannelEnabled', 'false');
+    }
+  });
+
+  it('splits Baidu’s ak|sk pairs line by line: a refused pair is disabled alone', async () => {
+    const baidu = await startBaiduDouble('baidu-ak-good', 'baidu-sk-good');
+    try {
+      groups += 1;
+      const group = `keys${groups}`;
+      const id = await fixture.channel({
+        type: CHANNEL_TYPE.baidu,
+        base_url: baidu.url,
+        key: 'baidu-ak-good|baidu-sk-good',
+        models: 'ERNIE-4.0-8K',
+        group,
+      });
+      const user = await fixture.user({ group });
+      const ernie = () =>
+        relayPost(fixture, `sk-${user.key}`, '/v1/chat/completions', chatBody('ERNIE-4.0-8K'));
+      // One pair, as one-api stores it: unchanged.
+      expect((await ernie()).status).toBe(200);
+      const put = await fixture.root.put('/api/channel/', {
+        id,
+        key: 'baidu-ak-good|baidu-sk-good\nbaidu-ak-bad|baidu-sk-bad',
+      });
+      expect(put.body.success).toBe(true);
+      expect((await ernie()).status).toBe(200);
+      expect((await ernie()).status).not.toBe(200);
+      await eventually(async () => 'disabled_keys' in jsonObjectOf((await channelRow(id)).config));
+      const disabled = jsonObjectOf((await channelRow(id)).config)['disabled_keys'];
+      expect(Object.keys(disabled as object)).toEqual([keyIdOf('baidu-ak-bad|baidu-sk-bad')]);
+      for (let turn = 0; turn < 3; turn += 1) expect((await ernie()).status).toBe(200);
+      expect((await channelRow(id)).status).toBe(CHANNEL_STATUS.enabled);
+    } finally {
+      await baidu.close();
     }
   });
 
