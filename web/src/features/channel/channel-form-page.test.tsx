@@ -204,4 +204,26 @@ describe('channel form', () => {
       first_byte_timeout: 15.5,
     });
   });
+
+  it('edits a channel’s key as several keys, one per line (rotation round-robin by default)', async () => {
+    const channel = channelRecord({ id: 11, type: CHANNEL_TYPE.openAi, name: 'keys', models: 'gpt-4o' });
+    const fetch = stubApi({
+      '/api/models': { success: true, data: CATALOGUE },
+      '/api/group/': { success: true, data: ['default'] },
+      '/api/channel/11/keys': { success: true, data: [] },
+      '/api/channel/11': { success: true, data: channel },
+      '/api/channel/': { success: true, data: channel },
+    });
+    const { router } = renderScreen(<ChannelFormPage />, {
+      path: '/channel/edit/:id',
+      at: '/channel/edit/11',
+    });
+    await waitFor(() => expect(field('name')?.value).toBe('keys'));
+    expect(document.querySelector('textarea[name="key"]')).not.toBeNull();
+    fireEvent.change(document.querySelector('textarea[name="key"]')!, { target: { value: 'sk-a\nsk-b' } });
+    expect(screen.getByTestId<HTMLInputElement>('channel-key-selection').value).toBe('Round-robin');
+    submit();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/channel'));
+    expect(sent(fetch, 'PUT')?.['key']).toBe('sk-a\nsk-b');
+  });
 });

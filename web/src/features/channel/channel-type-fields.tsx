@@ -146,6 +146,20 @@ export const KeyFields = ({ form, editing, set }: TypeFieldsProps) => {
           styles={MONOSPACE}
           name="key"
         />
+      ) : editing ? (
+        // Editing: several keys, one per line, make one channel that rotates them (see its key states).
+        <Textarea
+          label={t('channel.form.key')}
+          placeholder={t('channel.form.keyEditPlaceholder')}
+          description={t('channel.form.keysHint')}
+          value={form.key}
+          onChange={(event) => set('key', event.currentTarget.value)}
+          autosize
+          minRows={1}
+          maxRows={12}
+          styles={MONOSPACE}
+          name="key"
+        />
       ) : (
         <TextInput
           label={t('channel.form.key')}

@@ -62,6 +62,8 @@ export const enChannel = {
       key: 'Key',
       keyPlaceholder: 'The authentication key of the channel',
       keyEditPlaceholder: 'Leave blank to keep the current key',
+      keysHint:
+        'Several keys, one per line, take turns in this channel; a key the upstream refuses is disabled alone.',
       secretEditPlaceholder: 'Leave blank to keep the current secret',
       keyBatchPlaceholder: 'Keys, one per line: one channel per key',
       keyHints: {

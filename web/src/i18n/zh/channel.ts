@@ -65,6 +65,7 @@ export const zhChannel: Catalogue<typeof enChannel> = {
       key: '密钥',
       keyPlaceholder: '请输入渠道对应的鉴权密钥',
       keyEditPlaceholder: '留空则保持当前密钥不变',
+      keysHint: '多个密钥每行一个，在本渠道内轮换使用；被上游拒绝的密钥单独禁用。',
       secretEditPlaceholder: '留空则保持当前密钥不变',
       keyBatchPlaceholder: '请输入密钥，一行一个：每个密钥创建一个渠道',
       keyHints: {
