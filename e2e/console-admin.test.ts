@@ -94,7 +94,7 @@ describe('console: channels and redemption codes', () => {
     await row.getByTestId('channel-edit').click();
     await page.waitForURL('**/channel/edit/*');
     await expect.poll(() => page.locator('input[name="name"]').inputValue()).toBe('double');
-    expect(await page.locator('input[name="key"]').inputValue()).toBe('');
+    expect(await page.locator('textarea[name="key"]').inputValue()).toBe('');
     expect(await page.getByTestId('channel-batch').count()).toBe(0);
     await page.locator('input[name="name"]').fill('double-edited');
     await page.getByTestId('channel-submit').click();

@@ -428,6 +428,14 @@ describe.each(testDialects())('account routes (/api/user) on %s', (dialect) => {
         group: 'default',
         aff_code: row.aff_code,
         inviter_id: 0,
+        // Sluice's own: the user's rate limits and budgets (none set: null).
+        rpm_limit: null,
+        tpm_limit: null,
+        concurrency_limit: null,
+        budget_5h: null,
+        budget_daily: null,
+        budget_weekly: null,
+        budget_monthly: null,
       });
       expect(response.text).not.toContain(row.password);
     });
