@@ -181,13 +181,21 @@ describe.each(testDialects())('rate limits on the relay (%s, one instance, no Re
     const user = await limitedUser({ concurrency_limit: 1 });
     let open: () => void = () => undefined;
     upstream.hold = new Promise<void>((resolve) => (open = resolve));
+    const before = upstream.requests.length;
     const slow = send(user);
-    await expect.poll(() => upstream.requests.length > 0 && upstream.hold !== undefined).toBe(true);
-    const refused = await send(user);
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get('retry-after')).toBe('1');
-    upstream.hold = undefined;
-    open();
+    try {
+      // The slow request holds the slot once it reaches the upstream (the earlier tests' requests
+      // count too: only a new one says so). Sent before, the second could take the slot first and
+      // wait on the held upstream itself, with nothing left to open it.
+      await expect.poll(() => upstream.requests.length - before, { timeout: 5000 }).toBe(1);
+      const refused = await send(user);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('1');
+    } finally {
+      // Opened whatever happened above: a held upstream would hang every test after this one.
+      upstream.hold = undefined;
+      open();
+    }
     expect((await slow).status).toBe(200);
     // Freed by a success, an upstream error, a stream read whole and a stream the client left.
     expect((await send(user)).status).toBe(200);
