@@ -219,7 +219,7 @@ describe.each(testDialects())('relay: per-channel timeouts on %s (failover, brok
     // The upstream's events byte for byte, then the error event; no message_delta or message_stop.
     expect(answer.text).toBe(
       CLAUDE_HEAD +
-        'event: error\ndata: {"type":"error","error":{"type":"api_error","message":"the upstream fell silent ' +
+        'event: error\ndata: {"type":"error","error":{"type":"timeout_error","message":"the upstream fell silent ' +
         'in the middle of its answer: the answer is incomplete"}}\n\n',
     );
     await fixture.test.sluice.idle();

@@ -168,7 +168,7 @@ describe('a native stream (the client’s format is the channel’s own)', () =>
       'event: error\ndata: {"type":"error","error":{"type":"api_error","message":"the upstream broke off ' +
       'in the middle of its answer: the answer is incomplete"}}\n\n';
     const SILENT =
-      'event: error\ndata: {"type":"error","error":{"type":"api_error","message":"the upstream fell silent ' +
+      'event: error\ndata: {"type":"error","error":{"type":"timeout_error","message":"the upstream fell silent ' +
       'in the middle of its answer: the answer is incomplete"}}\n\n';
 
     it('ends with Anthropic’s error event after the last whole event, wherever the upstream was cut', async () => {

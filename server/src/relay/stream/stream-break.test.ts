@@ -45,7 +45,7 @@ describe('the event that ends a broken stream, in the client’s format', () => 
   it('is Anthropic’s error event', () => {
     expect(eventOf(nativeBreakEvent(anthropicClient, silent))).toEqual({
       name: 'error',
-      data: { type: 'error', error: { type: 'api_error', message: SILENT } },
+      data: { type: 'error', error: { type: 'timeout_error', message: SILENT } },
     });
   });
 

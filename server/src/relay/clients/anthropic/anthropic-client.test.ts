@@ -168,7 +168,7 @@ describe('anthropic client: errors, models, counts', () => {
     [500, 'api_error'],
     [502, 'api_error'],
     [503, 'overloaded_error'],
-    [504, 'api_error'],
+    [504, 'timeout_error'],
     [529, 'overloaded_error'],
   ])('names status %i %s', (status, type) => {
     expect(anthropicErrorType(status)).toBe(type);

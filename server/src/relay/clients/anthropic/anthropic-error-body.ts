@@ -10,6 +10,7 @@ const BY_STATUS: Readonly<Record<number, string>> = {
   413: 'request_too_large',
   429: 'rate_limit_error',
   503: 'overloaded_error',
+  504: 'timeout_error',
   529: 'overloaded_error',
 };
 
@@ -27,13 +28,14 @@ const ANTHROPIC_TYPES = new Set([...Object.values(BY_STATUS), 'api_error', 'time
 
 /**
  * The type of an error reported mid-stream, which has no status: Anthropic's own type when the
- * provider gave one (an Anthropic channel), rate limits and overloads recognised in OpenAI's
- * vocabulary, else api_error.
+ * provider gave one (an Anthropic channel), rate limits, overloads and timeouts (a stream that fell
+ * silent) recognised in OpenAI's vocabulary, else api_error.
  */
 export const anthropicStreamErrorType = (error: UpstreamErrorInfo): string => {
   if (ANTHROPIC_TYPES.has(error.type)) return error.type;
   const said = `${error.type} ${error.code}`;
   if (said.includes('rate_limit')) return 'rate_limit_error';
   if (said.includes('overloaded')) return 'overloaded_error';
+  if (said.includes('timeout')) return 'timeout_error';
   return 'api_error';
 };
