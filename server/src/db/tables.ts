@@ -249,6 +249,16 @@ export interface AlertDeliveriesTable {
   body: string | null;
 }
 
+/** Sluice's own (migration 0012): a budgeted key's or user's spending per quarter hour. */
+export interface BudgetUsageTable {
+  /** 'u' (a user) or 't' (a key). */
+  subject: string;
+  subject_id: number;
+  /** The quarter hour's start, Unix seconds. */
+  bucket: number;
+  used: number;
+}
+
 export interface Tables {
   users: UsersTable;
   tokens: TokensTable;
@@ -267,4 +277,5 @@ export interface Tables {
   sluice_recovery_codes: RecoveryCodesTable;
   sluice_passkeys: PasskeysTable;
   sluice_alert_deliveries: AlertDeliveriesTable;
+  sluice_budget_usage: BudgetUsageTable;
 }

@@ -30,6 +30,10 @@ interface TokenFields {
   rpm_limit: number;
   tpm_limit: number;
   concurrency_limit: number;
+  budget_5h: number;
+  budget_daily: number;
+  budget_weekly: number;
+  budget_monthly: number;
 }
 
 export interface RelayUser {

@@ -3,6 +3,7 @@ import type { Dialect } from '../dsn.js';
 import { AUDIT_LOG_TABLE, PASSKEYS_TABLE, RECOVERY_CODES_TABLE, TOTP_TABLE } from './account-tables.js';
 import { addColumns, applyTable } from './apply-table.js';
 import { ALERT_DELIVERIES_TABLE } from './alert-tables.js';
+import { BUDGET_USAGE_TABLE } from './budget-tables.js';
 import { createRollupTables } from './log-rollup-migration.js';
 import { alignMysqlTables } from './mysql-gorm-types.js';
 import {
@@ -79,6 +80,7 @@ const migrationsFor = (
         },
         '0010_passkeys': { up: (db: AnyDb) => applyTable(db, dialect, PASSKEYS_TABLE) },
         '0011_alert_deliveries': { up: (db: AnyDb) => applyTable(db, dialect, ALERT_DELIVERIES_TABLE) },
+        '0012_budget_usage': { up: (db: AnyDb) => applyTable(db, dialect, BUDGET_USAGE_TABLE) },
       };
 
 const migratorOf = (db: AnyDb, dialect: Dialect, scope: MigrationScope, logsInMain: boolean): Migrator => {

@@ -7,6 +7,7 @@ import { relayError } from '../../lib/app-error.js';
 import { createRequestId } from '../../lib/time.js';
 import { ClientLink } from './client-link.js';
 import { RateLimitRefusal } from '../limits/rate-limit-refusal.js';
+import { BudgetRefusal } from '../metering/budget-refusal.js';
 import { authenticateKey } from '../request/key-auth.js';
 import { dispatchRelay, type RelayRouteDeps } from '../request/relay-dispatch.js';
 import type { RelayRoute } from '../request/relay-request.js';
@@ -258,7 +259,7 @@ export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
           // The unread rest of an oversized body makes the connection unusable: the client must reconnect.
           ...(translated.status === 413 ? { connection: 'close' } : {}),
           // A rate limit's refusal says when to come back: Retry-After and the x-ratelimit-* headers.
-          ...(error instanceof RateLimitRefusal ? error.headers : {}),
+          ...(error instanceof RateLimitRefusal || error instanceof BudgetRefusal ? error.headers : {}),
         },
         body: JSON.stringify(translated.body),
       };

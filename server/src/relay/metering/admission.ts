@@ -3,6 +3,7 @@ import type { OptionValues } from '../../services/option-values.js';
 import type { KeyAuth } from '../request/key-auth.js';
 import type { RelayRequest } from '../request/relay-request.js';
 import type { Billing } from './billing.js';
+import { budgetSubjectsOf, type BudgetSettings } from './budget-ledger.js';
 import { ratiosFor, reservationFor, type RatioOptions } from './pricing.js';
 import type { Payer } from './settlement-write.js';
 
@@ -21,7 +22,9 @@ export interface Admission {
 
 export interface AdmissionInput {
   readonly billing: Billing;
-  readonly options: RatioOptions & Pick<OptionValues, 'PreConsumedQuota' | 'ApproximateTokenEnabled'>;
+  readonly options: RatioOptions &
+    BudgetSettings &
+    Pick<OptionValues, 'PreConsumedQuota' | 'ApproximateTokenEnabled'>;
   readonly auth: KeyAuth;
   readonly request: RelayRequest;
   /** The model and channel type of the first channel that will be tried (the estimate's price). */
@@ -52,6 +55,9 @@ export const MAX_SETTLEMENT_BACKLOG = 100_000;
  *   with 403 `insufficient_user_quota` (or `pre_consume_token_quota_failed`): it costs nothing.
  *   Every instance's requests in flight and answered-but-unwritten ones are thus already out of the
  *   quota the others see: no instance spends what another has promised.
+ * - First, a key or user with a budget has the estimate counted in its windows (budget-ledger.ts),
+ *   or is refused with 429 `budget_exceeded` (budget-refusal.ts) at no cost; the answer's real cost
+ *   replaces it, a release takes it out.
  * The pipeline gives the estimate back to the pool when every attempt failed; the answer replaces it
  * by the real cost.
  */
@@ -78,7 +84,16 @@ export const admit = async (input: AdmissionInput): Promise<Admission> => {
   const quota = billing.freshQuota(payer.userId) ?? (await billing.userQuota(payer.userId));
   // The quota as the database has it: what this instance's pool holds is not counted (at most a 50th).
   input.onQuotaChecked?.(payer.userId, quota, estimate, auth.token);
-  const taken = billing.admit(payer, estimate, quota, auth.token.remain_quota);
-  const reservationId = typeof taken === 'string' ? taken : await taken;
+  const budgeted = budgetSubjectsOf(auth);
+  if (budgeted) await billing.admitBudget(payer, budgeted, estimate, options);
+  let reservationId: string | undefined;
+  try {
+    const taken = billing.admit(payer, estimate, quota, auth.token.remain_quota);
+    reservationId = typeof taken === 'string' ? taken : await taken;
+  } catch (error) {
+    // Refused by the quota: the budget's count is taken back.
+    if (budgeted) void billing.release(payer, estimate, undefined);
+    throw error;
+  }
   return { payer, group, estimate, reserved: estimate, reservationId };
 };

@@ -4,6 +4,12 @@ import type { Dialect } from '../../db/dsn.js';
 import type { Tables } from '../../db/tables.js';
 import type { ChangeFeed } from '../../services/change-feed.js';
 import { memoryJournal, type BillingJournal } from './billing-journal.js';
+import {
+  createBudgetLedger,
+  type BudgetHold,
+  type BudgetSettings,
+  type BudgetSubject,
+} from './budget-ledger.js';
 import { createQuotaPools, POOL_IDLE_MS } from './quota-pools.js';
 import { createSettlementBatcher } from './settlement-batch.js';
 import type { Payer, Settlement } from './settlement-write.js';
@@ -25,6 +31,8 @@ export interface BillingOptions {
   readonly journal?: BillingJournal | undefined;
   /** Told the seconds from each answer's end to its settlement's commit (the billing lag). */
   readonly lag?: ((seconds: number) => void) | undefined;
+  /** The budgets' clock, ms (tests move it). */
+  readonly now?: (() => number) | undefined;
 }
 
 /**
@@ -49,6 +57,26 @@ export const createBilling = (options: BillingOptions) => {
   });
 
   const pools = createQuotaPools({ db, instanceId: journal.instanceId, moved: moveCached });
+  const budgets = createBudgetLedger({ db, dialect, now: options.now });
+  /** Budgeted requests' holds, by their payer object (one per request, made by admission). */
+  const holds = new WeakMap<Payer, BudgetHold>();
+  /** The request's budget hold replaced by its cost (0: nothing answered it). */
+  const endBudget = (payer: Payer, cost: number): Promise<void> | undefined => {
+    const hold = holds.get(payer);
+    if (hold === undefined) return undefined;
+    holds.delete(payer);
+    // Not written (the database away): the window keeps the estimate, never less than was spent.
+    return budgets.end(hold, cost).catch(() => undefined);
+  };
+  /** Admits a request against its subjects' budgets (throws BudgetRefusal); its hold ends with it. */
+  const admitBudget = async (
+    payer: Payer,
+    subjects: readonly BudgetSubject[],
+    estimate: number,
+    settings: BudgetSettings,
+  ): Promise<void> => {
+    holds.set(payer, await budgets.admit(subjects, estimate, settings));
+  };
 
   const settle = createSettlementBatcher({
     db,
@@ -73,13 +101,14 @@ export const createBilling = (options: BillingOptions) => {
   const settleAnswered = (settlement: Settlement): Promise<void> => {
     if (settlement.reservationId)
       pools.answered(settlement.reservationId, settlement.preQuota, settlement.quota);
-    return settle(settlement);
+    const budget = endBudget(settlement.payer, settlement.quota);
+    return budget ? Promise.all([settle(settlement), budget]).then(() => undefined) : settle(settlement);
   };
 
   /** A failed request costs nothing: its estimate goes back to its pool (nothing to write). */
-  const release = (_payer: Payer, amount: number, reservationId: string | undefined): Promise<void> => {
+  const release = (payer: Payer, amount: number, reservationId: string | undefined): Promise<void> => {
     if (reservationId !== undefined) pools.failed(reservationId, amount);
-    return Promise.resolve();
+    return endBudget(payer, 0) ?? Promise.resolve();
   };
 
   /** The user's quota as the database had it at most QUOTA_FRESH_MS ago (moved by this instance's moves). */
@@ -117,6 +146,11 @@ export const createBilling = (options: BillingOptions) => {
     pools.giveBackIdle(false).catch(() => undefined);
   }, POOL_IDLE_MS / 2);
   sweeper.unref();
+  // Budget buckets no window reaches any more are deleted hourly.
+  const pruner = setInterval(() => {
+    budgets.prune().catch(() => undefined);
+  }, 3_600_000);
+  pruner.unref();
 
   return {
     /**
@@ -124,6 +158,9 @@ export const createBilling = (options: BillingOptions) => {
      * the pool holds enough; refused with 403 when the user or a limited key cannot cover it.
      */
     admit: pools.admit,
+    admitBudget,
+    /** Budgets of keys and users (budget-ledger.ts): window usage for the console and the key. */
+    budgets,
     release,
     settle: settleAnswered,
     /** Settlements not yet committed (admission refuses new requests when there are too many). */
@@ -133,6 +170,7 @@ export const createBilling = (options: BillingOptions) => {
     /** Shutdown: stop waiting long for a database that is away, and stop the pool sweeper. */
     stopRetrying: () => {
       clearInterval(sweeper);
+      clearInterval(pruner);
       settle.stop();
     },
     journal,

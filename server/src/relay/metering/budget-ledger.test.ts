@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSluice, type TestSluice } from '../../test-support/test-sluice.js';
+import { testDialects } from '../../test-support/test-databases.js';
+import { createBudgetLedger, type BudgetSubject } from './budget-ledger.js';
+import { BudgetRefusal } from './budget-refusal.js';
+
+const CALENDAR_UTC = { BudgetWindowMode: 'calendar', BudgetTimeZone: 'UTC' };
+
+/** A key with a budget in one window (BUDGET_WINDOWS' order: 5h, daily, weekly, monthly). */
+const key = (id: number, limits: number[]): BudgetSubject => ({ subject: 't', id, limits });
+
+describe.each(testDialects())('budget ledger on %s', (dialect) => {
+  let test: TestSluice;
+  let clock = Date.parse('2026-11-25T10:00:00Z');
+  const ledgerOn = (sluice = test.sluice) =>
+    createBudgetLedger({ db: sluice.database.db, dialect, now: () => clock });
+  let nextId = 1000;
+
+  beforeAll(async () => {
+    test = await startTestSluice(dialect);
+  });
+  afterAll(async () => {
+    await test?.close();
+  });
+
+  const refusal = async (work: Promise<unknown>) => {
+    const error = await work.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(BudgetRefusal);
+    return error as BudgetRefusal;
+  };
+
+  it('admits up to the budget, refuses past it with 429 and Retry-After, and counts the real costs', async () => {
+    const ledger = ledgerOn();
+    const subject = key((nextId += 1), [0, 100, 0, 0]);
+    const first = await ledger.admit([subject], 60, CALENDAR_UTC);
+    const second = await ledger.admit([subject], 40, CALENDAR_UTC);
+    const refused = await refusal(ledger.admit([subject], 1, CALENDAR_UTC));
+    expect(refused).toMatchObject({
+      status: 429,
+      code: 'budget_exceeded',
+      type: 'insufficient_quota',
+      window: 'daily',
+    });
+    // 14:00 until midnight UTC.
+    expect(refused.headers['retry-after']).toBe(String(14 * 3600));
+    // The first cost less than its estimate: room is freed; nothing answered the second: all of it.
+    await ledger.end(first, 30);
+    await ledger.end(second, 0);
+    expect((await ledger.usage('t', subject.id, CALENDAR_UTC)).used.daily).toBe(30);
+    await ledger.admit([subject], 70, CALENDAR_UTC);
+    await refusal(ledger.admit([subject], 1, CALENDAR_UTC));
+  });
+
+  it('lets one request through an empty window even when it is larger than the budget', async () => {
+    const ledger = ledgerOn();
+    const subject = key((nextId += 1), [50, 0, 0, 0]);
+    await ledger.admit([subject], 80, CALENDAR_UTC);
+    await refusal(ledger.admit([subject], 1, CALENDAR_UTC));
+  });
+
+  it('starts a calendar day over at midnight of BudgetTimeZone', async () => {
+    const ledger = ledgerOn();
+    const subject = key((nextId += 1), [0, 100, 0, 0]);
+    const shanghai = { BudgetWindowMode: 'calendar', BudgetTimeZone: 'Asia/Shanghai' };
+    clock = Date.parse('2026-11-25T15:50:00Z'); // 23:50 in Shanghai
+    await ledger.admit([subject], 100, shanghai);
+    const refused = await refusal(ledger.admit([subject], 10, shanghai));
+    expect(refused.headers['retry-after']).toBe('600');
+    clock = Date.parse('2026-11-25T15:59:59Z');
+    await refusal(ledger.admit([subject], 10, shanghai));
+    clock = Date.parse('2026-11-25T16:00:00Z'); // midnight
+    await ledger.admit([subject], 10, shanghai);
+    // The week (from Monday) and the month have it all.
+    const usage = await ledger.usage('t', subject.id, shanghai);
+    expect(usage.used).toEqual({ '5h': 110, daily: 10, weekly: 110, monthly: 110 });
+  });
+
+  it('lets rolling spending go once its quarter hour is a window older', async () => {
+    const ledger = ledgerOn();
+    const subject = key((nextId += 1), [100, 0, 0, 0]);
+    clock = Date.parse('2026-11-26T08:05:00Z');
+    await ledger.admit([subject], 100, CALENDAR_UTC);
+    clock = Date.parse('2026-11-26T12:00:00Z');
+    const refused = await refusal(ledger.admit([subject], 1, CALENDAR_UTC));
+    // The 08:00 quarter hour leaves the 5 hours at 13:15.
+    expect(refused.headers['retry-after']).toBe(String(75 * 60));
+    clock = Date.parse('2026-11-26T13:14:59Z');
+    await refusal(ledger.admit([subject], 1, CALENDAR_UTC));
+    clock = Date.parse('2026-11-26T13:15:00Z');
+    await ledger.admit([subject], 1, CALENDAR_UTC);
+  });
+
+  it('refuses on the user’s budget as on the key’s, and counts both', async () => {
+    const ledger = ledgerOn();
+    const user: BudgetSubject = { subject: 'u', id: (nextId += 1), limits: [0, 0, 0, 100] };
+    const keyA = key((nextId += 1), [0, 0, 0, 1000]);
+    const keyB = key((nextId += 1), [0, 0, 0, 1000]);
+    await ledger.admit([user, keyA], 60, CALENDAR_UTC);
+    const refused = await refusal(ledger.admit([user, keyB], 50, CALENDAR_UTC));
+    expect(refused.subject).toBe('u');
+    expect((await ledger.usage('t', keyA.id, CALENDAR_UTC)).used.monthly).toBe(60);
+    expect((await ledger.usage('t', keyB.id, CALENDAR_UTC)).used.monthly).toBe(0);
+  });
+
+  it('admits exactly what fits among 50 concurrent requests on two instances', async () => {
+    // SQLite serves one instance (its file has one writer); two ledgers share it there.
+    const other = dialect === 'sqlite' ? test.sluice : await test.boot();
+    const ledgers = [ledgerOn(), ledgerOn(other)];
+    const subject = key((nextId += 1), [0, 1000, 0, 0]);
+    await test.sluice.database.db
+      .insertInto('tokens')
+      .values({
+        id: subject.id,
+        user_id: 1,
+        key: `budgetkey${subject.id}`,
+        status: 1,
+        name: 'budget',
+        created_time: 0,
+        accessed_time: 0,
+        expired_time: -1,
+        remain_quota: 0,
+        unlimited_quota: true,
+        used_quota: 0,
+      })
+      .execute();
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, index) => ledgers[index % 2]!.admit([subject], 30, CALENDAR_UTC)),
+    );
+    for (const result of results)
+      if (result.status === 'rejected') expect(result.reason).toBeInstanceOf(BudgetRefusal);
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(33);
+    expect((await ledgers[0]!.usage('t', subject.id, CALENDAR_UTC)).used.daily).toBe(990);
+  });
+
+  it('prunes the buckets no window reaches', async () => {
+    const ledger = ledgerOn();
+    const subject = key((nextId += 1), [0, 0, 0, 100]);
+    clock = Date.parse('2026-09-01T00:00:00Z');
+    await ledger.admit([subject], 10, CALENDAR_UTC);
+    clock = Date.parse('2026-11-27T00:00:00Z');
+    await ledger.prune();
+    const left = await test.sluice.database.db
+      .selectFrom('sluice_budget_usage')
+      .select('bucket')
+      .where('subject_id', '=', subject.id)
+      .execute();
+    expect(left).toEqual([]);
+  });
+});
