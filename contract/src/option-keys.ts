@@ -1,3 +1,5 @@
+import { ROUTING_STRATEGIES } from './routing-strategies.js';
+
 /**
  * The option table: every runtime setting stored in the `options` table, with its kind, its
  * default (as the string one-api stores) and whether it is secret (never sent to the browser).
@@ -66,6 +68,14 @@ export const OPTION_DEFINITIONS = {
   QuotaPerUnit: float(500000),
   RetryTimes: int(0),
   ChannelDisableThreshold: float(5),
+  /** Sluice's own: how a priority tier's channels share requests (relay/routing/select-channel.ts). */
+  RoutingStrategy: { kind: 'string', defaultValue: 'weighted_random', choices: ROUTING_STRATEGIES } as const,
+  /** Sluice's own: a strategy per group, over RoutingStrategy (JSON: {"vip": "least_in_flight"}). */
+  GroupRoutingStrategies: text('{}'),
+  /** Sluice's own: requests of one conversation go to the channel (and key) that answered its last one. */
+  ConversationAffinityEnabled: bool(false),
+  /** Sluice's own: seconds a conversation stays pinned after its last request. */
+  ConversationAffinityTtlSeconds: int(300),
   AutomaticDisableChannelEnabled: bool(false),
   AutomaticEnableChannelEnabled: bool(false),
   LogConsumeEnabled: bool(true),

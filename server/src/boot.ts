@@ -20,6 +20,7 @@ import { createChannelOperations } from './channels/channel-operations.js';
 import { createBilling } from './relay/metering/billing.js';
 import { openBillingDurability, type BillingDurability } from './relay/metering/billing-durability.js';
 import { createRelayIndex } from './relay/routing/relay-index.js';
+import { createChannelRouter } from './relay/routing/channel-router.js';
 import { createMemoryLimitStore } from './relay/limits/memory-limit-store.js';
 import { createRateLimiter } from './relay/limits/rate-limiter.js';
 import { createRedisLimitStore } from './relay/limits/redis-limit-store.js';
@@ -273,6 +274,12 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       upstream,
       logger,
       track,
+      // The strategies, the conversations' pins (shared through Redis when set), the cache-hit metrics.
+      router: createChannelRouter({
+        run: cache.runScript,
+        registry: metrics.registry,
+        warn: (error: unknown) => logger.warn({ err: error }, 'conversation affinity: Redis did not answer'),
+      }),
       limiter,
     };
     const app = createApp({

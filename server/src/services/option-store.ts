@@ -8,6 +8,7 @@ import {
 } from '@sluice/contract/option-keys';
 import { readAlertWebhooks } from '@sluice/contract/schemas/alerts';
 import { isTimeZone, readGroupRateLimits } from '@sluice/contract/schemas/limits';
+import { readGroupRoutingStrategies } from '@sluice/contract/routing-strategies';
 import { readOidcGroupMapping } from '@sluice/contract/schemas/oidc';
 import type { Option } from '@sluice/contract/schemas/option';
 import { checkRatioMap } from '@sluice/contract/ratio-map';
@@ -87,6 +88,10 @@ const checkPrerequisites = (key: string, value: string, raw: ReadonlyMap<string,
   if (key === 'GroupRateLimits') {
     const limits = readGroupRateLimits(value);
     if (!limits.ok) throw businessError(limits.message);
+  }
+  if (key === 'GroupRoutingStrategies') {
+    const strategies = readGroupRoutingStrategies(value);
+    if (!strategies.ok) throw businessError(strategies.message);
   }
   if (key === 'BudgetTimeZone' && !isTimeZone(value))
     throw businessError('BudgetTimeZone must be a time zone such as UTC or Asia/Shanghai');

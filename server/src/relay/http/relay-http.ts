@@ -24,7 +24,7 @@ export interface RelayHttpDeps {
 /** Serves the request and answers true when it is one of the relay's POST routes; false leaves it alone. */
 export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => boolean;
 
-const HEADERS_FOR_ADAPTORS = ['anthropic-version', 'anthropic-beta'] as const;
+const HEADERS_FOR_ADAPTORS = ['anthropic-version', 'anthropic-beta', 'x-session-id'] as const;
 /** A body over MAX_REQUEST_BODY_MB: 413, for every relay route. */
 export const tooLarge = (limit: number) =>
   relayError(

@@ -12,6 +12,8 @@ import type { AdaptorSettings } from '../providers/adaptor.js';
 import type { KeyAuth } from '../request/key-auth.js';
 import type { RelayRequest } from '../request/relay-request.js';
 import type { RoutableChannel } from '../routing/relay-index.js';
+import type { CallRoute } from '../routing/call-route.js';
+import type { RoutingStrategyName } from '@sluice/contract/routing-strategies';
 import type { Upstream } from '../upstream/upstream.js';
 
 export interface PipelineDeps {
@@ -60,6 +62,12 @@ export interface RelayCall {
   readonly auth: KeyAuth;
   readonly request: RelayRequest;
   readonly order: readonly RoutableChannel[];
+  /** The strategy that ordered the channels' tier (the group's: routing/channel-router.ts). */
+  readonly strategy: RoutingStrategyName;
+  /** Whether the conversation's pin (affinity) put the first channel first. */
+  readonly affinity: boolean;
+  /** What the routing hears of the attempts: the key each took, the usage (routing/call-route.ts). */
+  readonly route?: CallRoute | undefined;
   readonly requestId: string;
   readonly clientSignal: ClientLink;
   readonly clientHeaders: Readonly<Record<string, string>>;

@@ -14,12 +14,17 @@ import { reply, type RelayReply } from '../pipeline/relay-response.js';
 import { promptTokensOf } from '../metering/prompt-tokens.js';
 import { readClientRequest } from './client-request.js';
 import { attemptOrder } from '../routing/select-channel.js';
+import type { CallRoute } from '../routing/call-route.js';
+import type { ChannelRouter, Rank, RouteInput } from '../routing/channel-router.js';
+import type { RoutingStrategyName } from '@sluice/contract/routing-strategies';
 
 export interface RelayRouteDeps extends PipelineDeps {
   readonly config: Config;
   readonly db: Kysely<Tables>;
   readonly index: RelayIndex;
   readonly changes: ChangeFeed;
+  /** The strategies, the conversations' pins and the cache-hit metrics (routing/channel-router.ts). */
+  readonly router?: ChannelRouter | undefined;
 }
 
 export interface RelayInput {
@@ -48,24 +53,47 @@ const forcedChannel = async (
   return [{ row, priority: row.priority ?? 0, weight: row.weight ?? 0 }];
 };
 
+/** The channels a request may try, in order, and how they were chosen (routing/channel-router.ts). */
+interface Routed {
+  readonly order: readonly RoutableChannel[];
+  readonly strategy: RoutingStrategyName;
+  readonly affinity: boolean;
+  readonly route?: CallRoute | undefined;
+}
+
 /**
  * The channels a request may try, in order: the admin's forced channel, or the routing table's
- * choice (at once when the table is in memory).
+ * choice by the group's strategy and the conversation's pin (at once when the table is in memory
+ * and Redis is not asked).
  */
-const channelsFor = (
-  deps: RelayRouteDeps,
-  auth: KeyAuth,
-  model: string,
-): readonly RoutableChannel[] | Promise<readonly RoutableChannel[]> => {
-  if (auth.channelId !== undefined) return forcedChannel(deps, auth.channelId);
-  const group = auth.user.group || 'default';
-  const order = (candidates: readonly RoutableChannel[]) => {
+const channelsFor = (deps: RelayRouteDeps, auth: KeyAuth, input: RouteInput): Routed | Promise<Routed> => {
+  if (auth.channelId !== undefined)
+    return forcedChannel(deps, auth.channelId).then((order) => ({
+      order,
+      strategy: 'weighted_random',
+      affinity: false,
+    }));
+  const { group, request } = input;
+  const options = deps.options.values;
+  const route = (candidates: readonly RoutableChannel[]): Routed | Promise<Routed> => {
     if (candidates.length === 0)
-      throw relayError(503, 'no_channel', `no available channel for model ${model} under group ${group}`);
-    return attemptOrder(candidates, 1 + Math.max(0, deps.options.values.RetryTimes));
+      throw relayError(
+        503,
+        'no_channel',
+        `no available channel for model ${request.model} under group ${group}`,
+      );
+    const order = (rank: Rank, attempts: number) => rank(candidates, attempts);
+    if (deps.router) return deps.router.route(options, input, order);
+    const ordered = order(attemptOrder, 1 + Math.max(0, options.RetryTimes));
+    const done = (list: readonly RoutableChannel[]): Routed => ({
+      order: list,
+      strategy: 'weighted_random',
+      affinity: false,
+    });
+    return ordered instanceof Promise ? ordered.then(done) : done(ordered);
   };
-  const cached = deps.index.peekCandidates(group, model);
-  return cached ? order(cached) : deps.index.candidates(group, model).then(order);
+  const cached = deps.index.peekCandidates(group, request.model);
+  return cached ? route(cached) : deps.index.candidates(group, request.model).then(route);
 };
 
 /** One authenticated relay request: validated, checked against the key's models, routed, relayed. */
@@ -93,14 +121,34 @@ export const dispatchRelay = async (deps: RelayRouteDeps, input: RelayInput): Pr
       'content-type': 'application/json',
     });
   }
-  const order = channelsFor(deps, auth, request.model);
-  return runPipeline(deps, {
+  const routing = channelsFor(deps, auth, {
+    group: auth.user.group || 'default',
+    tokenId: auth.token.id,
+    request,
+    clientBody: read?.client?.body,
+    clientHeaders: input.clientHeaders,
+  });
+  const routed = routing instanceof Promise ? await routing : routing;
+  const replied = runPipeline(deps, {
     client: read?.client,
     auth,
     request,
-    order: order instanceof Promise ? await order : order,
+    order: routed.order,
+    strategy: routed.strategy,
+    affinity: routed.affinity,
+    route: routed.route,
     requestId: input.requestId,
     clientSignal: input.clientSignal,
     clientHeaders: input.clientHeaders,
   });
+  if (!routed.route) return replied;
+  // The route hears how the request ended: the answering channel measured and pinned, its slot freed.
+  const callRoute = routed.route;
+  return replied.then(
+    (answer) => callRoute.answered(answer),
+    (error: unknown) => {
+      callRoute.failed();
+      throw error;
+    },
+  );
 };

@@ -29,7 +29,8 @@ const rowOf = (type: number, key: string, config: Record<string, unknown> = {}):
   test_model: '',
 });
 
-const pick = (row: ChannelRow, random?: () => number) => pickKey(row, providerOf(row.type), random);
+const pick = (row: ChannelRow, random?: () => number) =>
+  pickKey(row, providerOf(row.type), undefined, random);
 
 const SERVICE_ACCOUNT = JSON.stringify(
   {

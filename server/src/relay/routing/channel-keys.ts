@@ -14,6 +14,13 @@ export interface PickedKey {
   readonly id?: string | undefined;
 }
 
+/** Who hears which key an attempt took, and may ask for a conversation's key (call-route.ts). */
+export interface KeyRoute {
+  /** The key id the request's conversation is pinned to on this channel, if any. */
+  pinnedKey(channelId: number): string | undefined;
+  picked(channelId: number, key: PickedKey): void;
+}
+
 /** A channel of several keys, worked out once per row (the routing index replaces a row on change). */
 interface KeyRing {
   readonly keys: readonly PickedKey[];
@@ -52,11 +59,13 @@ const isRing = (entry: PickedKey | KeyRing): entry is KeyRing => 'keys' in entry
  * The key for one attempt on the channel. One key: the channel's meta as it is (one lookup). Several:
  * the next enabled key in turn (round-robin, the default) or one at random (config
  * `key_selection: "random"`); when every key is refused, all of them take turns, as a one-api
- * channel keeps its one key until it is disabled.
+ * channel keeps its one key until it is disabled. A conversation pinned to one of the keys (`route`)
+ * keeps it while it is enabled. `route` hears the key taken.
  */
 export const pickKey = (
   row: ChannelRow,
   provider: Provider | undefined,
+  route?: KeyRoute,
   random: () => number = Math.random,
 ): PickedKey => {
   let entry = rings.get(row);
@@ -64,12 +73,21 @@ export const pickKey = (
     entry = ringOf(row, provider);
     rings.set(row, entry);
   }
-  if (!isRing(entry)) return entry;
+  const picked = isRing(entry) ? fromRing(entry, route?.pinnedKey(row.id), random) : entry;
+  route?.picked(row.id, picked);
+  return picked;
+};
+
+const fromRing = (ring: KeyRing, pinned: string | undefined, random: () => number): PickedKey => {
   const enabled =
-    entry.refused.size === 0 || entry.refused.size >= entry.keys.length
-      ? entry.keys
-      : entry.keys.filter((pick) => !entry.refused.has(pick.index));
-  const at = entry.random ? Math.floor(random() * enabled.length) : entry.cursor++ % enabled.length;
+    ring.refused.size === 0 || ring.refused.size >= ring.keys.length
+      ? ring.keys
+      : ring.keys.filter((pick) => !ring.refused.has(pick.index));
+  if (pinned !== undefined) {
+    const kept = enabled.find((pick) => pick.id === pinned);
+    if (kept) return kept;
+  }
+  const at = ring.random ? Math.floor(random() * enabled.length) : ring.cursor++ % enabled.length;
   return enabled[Math.min(at, enabled.length - 1)] as PickedKey;
 };
 
