@@ -56,8 +56,31 @@ const pairEnv = parseSluiceEnv(process.env['BENCH_B_ENV']);
 const pairFlags = (process.env['BENCH_B_NODE_FLAGS'] ?? '').split(' ').filter((flag) => flag !== '');
 // BENCH_NODE24=1: Sluice B is this build on Node 24 (node24.mjs prepares it).
 const node24 = process.env['BENCH_NODE24'] === '1';
+/**
+ * BENCH_CHANNELS=4: the bench model served by 4 channels of one priority (the double behind each);
+ * BENCH_AFFINITY=1: conversation affinity on (ConversationAffinityEnabled). BENCH_B_CHANNELS and
+ * BENCH_B_AFFINITY set them for Sluice B alone (a paired run against the single channel).
+ * @param {string | undefined} channels
+ * @param {string | undefined} affinity
+ * @returns {import('./sluice-process.mjs').Routing}
+ */
+const routingOf = (channels, affinity) => {
+  const count = Number(channels ?? '1');
+  if (!Number.isInteger(count) || count < 1 || count > 64) throw new Error('BENCH_CHANNELS: 1 to 64');
+  return { channels: count, affinity: affinity === '1' };
+};
+const routing = routingOf(process.env['BENCH_CHANNELS'], process.env['BENCH_AFFINITY']);
+const pairRouting = routingOf(
+  process.env['BENCH_B_CHANNELS'] ?? process.env['BENCH_CHANNELS'],
+  process.env['BENCH_B_AFFINITY'] ?? process.env['BENCH_AFFINITY'],
+);
 const paired =
-  pairMain !== undefined || process.env['BENCH_B_ENV'] !== undefined || pairFlags.length > 0 || node24;
+  pairMain !== undefined ||
+  process.env['BENCH_B_ENV'] !== undefined ||
+  pairFlags.length > 0 ||
+  node24 ||
+  process.env['BENCH_B_CHANNELS'] !== undefined ||
+  process.env['BENCH_B_AFFINITY'] !== undefined;
 /**
  * What to measure (BENCH_PARTS, comma-separated; all by default): `core` (load, sequential, stream,
  * cold keys, on a fresh then a populated database), `formats` (client formats and the signed native
@@ -222,6 +245,7 @@ const checkSluice = async (origin) => {
  * @property {Record<string, string>} env
  * @property {string | undefined} node  the Node binary (undefined: the bench's own)
  * @property {string[]} flags  node flags after the serve script's
+ * @property {import('./sluice-process.mjs').Routing} routing  its channels on the bench model, affinity
  */
 
 /**
@@ -375,7 +399,7 @@ const sluiceRun = async (servers, instances, options) => {
   try {
     for (const instance of instances) {
       sluices.push({ instance, child: await startInstance(instance, options.phase) });
-      if (options.setUp) await setUpSluice(instance.origin, servers.double.origin);
+      if (options.setUp) await setUpSluice(instance.origin, servers.double.origin, instance.routing);
       await checkSluice(instance.origin);
     }
     const phase = PARTS.has('core') ? await measurePhase(servers, sluices, options.coldKeys) : undefined;
@@ -499,6 +523,7 @@ const main = async () => {
         env,
         node,
         flags: name === 'sluice' ? [] : pairFlags,
+        routing: name === 'sluice' ? routing : pairRouting,
       });
     }
     /** @type {Servers} */
@@ -537,7 +562,7 @@ const main = async () => {
     const { results, text } = summarize({
       started,
       before,
-      settings: { ...SETTINGS, parts: [...PARTS] },
+      settings: { ...SETTINGS, parts: [...PARTS], routing, ...(paired ? { pairRouting } : {}) },
       instances,
       base,
       populated,

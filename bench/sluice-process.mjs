@@ -155,13 +155,24 @@ const callApi = async (origin, path, options) => {
 };
 
 /**
+ * How the bench model is routed: by how many channels of one priority, and whether conversation
+ * affinity is on.
+ * @typedef {object} Routing
+ * @property {number} channels
+ * @property {boolean} affinity
+ */
+
+/**
  * First-start setup through the admin API, as an operator would: log in as root / 123456 (session
  * cookie) and create the bench channel (OpenAI type, pointing at the double, serving BENCH_MODEL in
- * group default). Root's key comes from INITIAL_ROOT_TOKEN: unlimited quota, every model.
+ * group default), and `routing.channels - 1` more serving BENCH_MODEL beside it (each with a key of
+ * its own, the same double behind); with `routing.affinity`, ConversationAffinityEnabled on. Root's
+ * key comes from INITIAL_ROOT_TOKEN: unlimited quota, every model.
  * @param {string} origin  Sluice's origin
  * @param {string} upstreamOrigin  the double's origin
+ * @param {Routing} [routing]
  */
-export const setUpSluice = async (origin, upstreamOrigin) => {
+export const setUpSluice = async (origin, upstreamOrigin, routing = { channels: 1, affinity: false }) => {
   const login = await callApi(origin, '/api/user/login', {
     method: 'POST',
     body: { username: 'root', password: '123456' },
@@ -186,6 +197,26 @@ export const setUpSluice = async (origin, upstreamOrigin) => {
       priority: BENCH_PRIORITY,
     },
   });
+  for (let index = 2; index <= routing.channels; index += 1)
+    await callApi(origin, '/api/channel/', {
+      method: 'POST',
+      cookie,
+      body: {
+        type: 1,
+        name: `bench-upstream-${index}`,
+        key: `sk-bench-upstream-${index}`,
+        base_url: upstreamOrigin,
+        models: BENCH_MODEL,
+        group: 'default',
+        priority: BENCH_PRIORITY,
+      },
+    });
+  if (routing.affinity)
+    await callApi(origin, '/api/option/', {
+      method: 'PUT',
+      cookie,
+      body: { key: 'ConversationAffinityEnabled', value: 'true' },
+    });
   // Anthropic's Messages API on the same double: Anthropic clients' streams pass through to it.
   await callApi(origin, '/api/channel/', {
     method: 'POST',
