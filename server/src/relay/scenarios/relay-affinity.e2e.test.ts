@@ -6,6 +6,7 @@ import { listenSluice, type Listening } from '../../test-support/listen.js';
 import type { OpenAiDouble } from '../../test-support/openai-double.js';
 import { startRelayFixture, type RelayFixture, type RelayUser } from '../../test-support/relay-fixture.js';
 import { doublePool } from '../../test-support/relay-helpers.js';
+import { startTcpProxy, type TcpProxy } from '../../test-support/tcp-proxy.js';
 import { testRedisUrl } from '../../test-support/test-databases.js';
 
 const MODEL = 'gpt-4o';
@@ -184,5 +185,43 @@ describe.runIf(redisUrl !== undefined)('conversation affinity across two instanc
     } finally {
       redis.disconnect();
     }
+  });
+});
+
+describe.runIf(redisUrl !== undefined)('conversation affinity with Redis away', () => {
+  let proxy: TcpProxy;
+  let fixture: RelayFixture;
+  const doubles = doublePool();
+
+  beforeAll(async () => {
+    const url = new URL(redisUrl ?? '');
+    proxy = await startTcpProxy(url.hostname, Number(url.port || 6379));
+    url.hostname = '127.0.0.1';
+    url.port = String(proxy.port);
+    fixture = await startRelayFixture('sqlite', { REDIS_CONN_STRING: url.toString() });
+    await fixture.test.sluice.services.options.update('ConversationAffinityEnabled', 'true');
+  });
+  afterAll(async () => {
+    await fixture?.close();
+    await doubles.closeAll();
+    await proxy?.close();
+  });
+
+  it('answers every turn and keeps the conversation on its channel from memory', async () => {
+    const upstreams = [await doubles.start(), await doubles.start(), await doubles.start()];
+    for (const [index, double] of upstreams.entries())
+      await fixture.channel({ name: `o${index}`, base_url: double.url, models: MODEL, group: 'outage' });
+    const user = await fixture.user({ group: 'outage' });
+    const topic = `deserts ${Date.now()}`;
+    for (let turn = 1; turn <= 5; turn += 1)
+      expect(await post(fixture.server.url, user, '/v1/chat/completions', turnBody(topic, turn))).toBe(200);
+    proxy.drop();
+    try {
+      for (let turn = 6; turn <= 10; turn += 1)
+        expect(await post(fixture.server.url, user, '/v1/chat/completions', turnBody(topic, turn))).toBe(200);
+    } finally {
+      proxy.restore();
+    }
+    expect([...counts(upstreams)].sort((a, b) => a - b)).toEqual([0, 0, 10]);
   });
 });
