@@ -3,6 +3,7 @@ import { userSchema } from '@sluice/contract/schemas/user';
 import { useSyncExternalStore } from 'react';
 import { z } from 'zod';
 import { parseJson } from '@sluice/contract/parse-json';
+import { storedConversationsSchema } from './stored-conversation.js';
 
 /**
  * The browser storage keys of spec §3, typed. Every read parses with zod: a value that does not
@@ -79,6 +80,8 @@ export const STORAGE_KEYS = {
   notice: plainText,
   language: text(z.enum(LANGUAGES)),
   color_scheme: text(z.enum(COLOR_SCHEMES)),
+  /** The playground's conversations, newest first. */
+  playground: json(storedConversationsSchema),
 } satisfies Record<string, { decode(raw: string): unknown; encode(value: never): string }>;
 
 export type StorageKey = keyof typeof STORAGE_KEYS;

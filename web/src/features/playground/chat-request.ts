@@ -1,6 +1,9 @@
+import type { z } from 'zod';
+import { clientFormatSchema, reasoningEffortSchema } from '../../lib/stored-conversation.js';
+
 /** The client formats the playground speaks, each through Sluice's own route for it. */
-export const CLIENT_FORMATS = ['openai', 'anthropic', 'responses'] as const;
-export type ClientFormat = (typeof CLIENT_FORMATS)[number];
+export const CLIENT_FORMATS = clientFormatSchema.options;
+export type ClientFormat = z.infer<typeof clientFormatSchema>;
 
 export const FORMAT_PATHS: Readonly<Record<ClientFormat, string>> = {
   openai: '/v1/chat/completions',
@@ -8,8 +11,8 @@ export const FORMAT_PATHS: Readonly<Record<ClientFormat, string>> = {
   responses: '/v1/responses',
 };
 
-export const REASONING_EFFORTS = ['low', 'medium', 'high'] as const;
-export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
+export const REASONING_EFFORTS = reasoningEffortSchema.options;
+export type ReasoningEffort = z.infer<typeof reasoningEffortSchema>;
 
 /** Anthropic's Messages API takes a thinking budget, not an effort: the tokens each effort allows. */
 export const THINKING_BUDGETS: Readonly<Record<ReasoningEffort, number>> = {
