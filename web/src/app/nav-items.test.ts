@@ -13,6 +13,7 @@ describe('navigation items (spec §2)', () => {
       'token',
       'topup',
       'pricing',
+      'playground',
       'log',
       'setting',
       'about',
@@ -29,6 +30,15 @@ describe('navigation items (spec §2)', () => {
     expect(keys({ isAdmin: false, chatLink: '' })).toContain('pricing');
   });
 
+  it('shows the Playground to signed-in users only', () => {
+    expect(
+      visibleNavItems({ isAdmin: false, chatLink: '', signedIn: false }).map((item) => item.key),
+    ).not.toContain('playground');
+    expect(
+      visibleNavItems({ isAdmin: false, chatLink: '', signedIn: true }).map((item) => item.key),
+    ).toContain('playground');
+  });
+
   it('shows channel, redemption and user to admins, and Chat right after Home with a chat link', () => {
     expect(keys({ isAdmin: true, chatLink: 'https://chat.example.com' })).toEqual([
       'home',
@@ -39,6 +49,7 @@ describe('navigation items (spec §2)', () => {
       'redemption',
       'topup',
       'pricing',
+      'playground',
       'user',
       'log',
       'audit',

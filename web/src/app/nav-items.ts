@@ -6,6 +6,7 @@ import {
   IconKey,
   IconList,
   IconMessageChatbot,
+  IconMessages,
   IconNetwork,
   IconReceiptDollar,
   IconSettings,
@@ -26,6 +27,7 @@ export type NavKey =
   | 'redemption'
   | 'topup'
   | 'pricing'
+  | 'playground'
   | 'user'
   | 'log'
   | 'audit'
@@ -43,6 +45,8 @@ export interface NavItem {
   readonly needsChatLink?: boolean;
   /** Shown to signed-in users, and to visitors only when the price list is public (PricingPublic). */
   readonly needsPricingAccess?: boolean;
+  /** Shown to signed-in users only. */
+  readonly needsSignIn?: boolean;
   /** Other paths that belong to this item, and paths under it that do not. */
   readonly alsoActiveOn?: readonly string[];
   readonly notActiveOn?: readonly string[];
@@ -58,6 +62,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { key: 'redemption', path: '/redemption', icon: IconTicket, adminOnly: true },
   { key: 'topup', path: '/topup', icon: IconWallet },
   { key: 'pricing', path: '/pricing', icon: IconReceiptDollar, needsPricingAccess: true },
+  { key: 'playground', path: '/playground', icon: IconMessages, needsSignIn: true },
   {
     key: 'user',
     path: '/user',
@@ -87,7 +92,8 @@ export const visibleNavItems = (options: NavContext): NavItem[] =>
     (item) =>
       (!item.adminOnly || options.isAdmin) &&
       (!item.needsChatLink || options.chatLink !== '') &&
-      (!item.needsPricingAccess || options.signedIn !== false || options.pricingPublic === true),
+      (!item.needsPricingAccess || options.signedIn !== false || options.pricingPublic === true) &&
+      (!item.needsSignIn || options.signedIn !== false),
   );
 
 /** True when `pathname` belongs to the item (its path or below it; Home only exactly; /user/edit is Settings). */

@@ -57,6 +57,10 @@ const userRoutes: RouteObject[] = [
     path: 'dashboard',
     lazy: lazyPage(() => import('../features/dashboard/dashboard-page.js'), 'DashboardPage'),
   },
+  {
+    path: 'playground',
+    lazy: lazyPage(() => import('../features/playground/playground-page.js'), 'PlaygroundPage'),
+  },
 ];
 
 const adminRoutes: RouteObject[] = [

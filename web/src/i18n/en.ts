@@ -6,6 +6,7 @@ import { enCore } from './en/core.js';
 import { enLimits } from './en/limits.js';
 import { enDashboard } from './en/dashboard.js';
 import { enOptions } from './en/options.js';
+import { enPlayground } from './en/playground.js';
 import { enPricing } from './en/pricing.js';
 import { enRatio } from './en/ratio.js';
 import { enRedemption } from './en/redemption.js';
@@ -33,6 +34,7 @@ export const en = {
   ...enServer,
   ...enSecurity,
   ...enPricing,
+  ...enPlayground,
   ...enLimits,
   ...enAlerts,
 };

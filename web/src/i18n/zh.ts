@@ -6,6 +6,7 @@ import { zhCore } from './zh/core.js';
 import { zhLimits } from './zh/limits.js';
 import { zhDashboard } from './zh/dashboard.js';
 import { zhOptions } from './zh/options.js';
+import { zhPlayground } from './zh/playground.js';
 import { zhPricing } from './zh/pricing.js';
 import { zhRatio } from './zh/ratio.js';
 import { zhRedemption } from './zh/redemption.js';
@@ -28,6 +29,7 @@ export const zh: Messages = {
   ...zhServer,
   ...zhSecurity,
   ...zhPricing,
+  ...zhPlayground,
   ...zhLimits,
   ...zhAlerts,
 };

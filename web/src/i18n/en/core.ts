@@ -51,6 +51,7 @@ export const enCore = {
     redemption: 'Redemptions',
     topup: 'Top-up',
     pricing: 'Pricing',
+    playground: 'Playground',
     user: 'Users',
     log: 'Logs',
     audit: 'Audit',

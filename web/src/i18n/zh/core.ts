@@ -54,6 +54,7 @@ export const zhCore: Catalogue<typeof enCore> = {
     redemption: '兑换',
     topup: '充值',
     pricing: '模型价格',
+    playground: '操练场',
     user: '用户',
     log: '日志',
     audit: '审计',
