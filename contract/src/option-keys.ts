@@ -68,6 +68,11 @@ export const OPTION_DEFINITIONS = {
   QuotaPerUnit: float(500000),
   RetryTimes: int(0),
   ChannelDisableThreshold: float(5),
+  // The channel breaker (relay/routing/channel-breaker.ts): this many failures in a row within the
+  // window cool a channel down for the cooldown, then one request probes it; 0 failures: off.
+  ChannelBreakerFailures: int(5),
+  ChannelBreakerWindowSeconds: int(60),
+  ChannelBreakerCooldownSeconds: int(60),
   /** Sluice's own: how a priority tier's channels share requests (relay/routing/select-channel.ts). */
   RoutingStrategy: { kind: 'string', defaultValue: 'weighted_random', choices: ROUTING_STRATEGIES } as const,
   /** Sluice's own: a strategy per group, over RoutingStrategy (JSON: {"vip": "least_in_flight"}). */

@@ -24,6 +24,7 @@ import { createChannelRouter } from './relay/routing/channel-router.js';
 import { createMemoryLimitStore } from './relay/limits/memory-limit-store.js';
 import { createRateLimiter } from './relay/limits/rate-limiter.js';
 import { createRedisLimitStore } from './relay/limits/redis-limit-store.js';
+import { createChannelBreaker } from './relay/routing/channel-breaker.js';
 import { DEFAULT_UPSTREAM_TIMEOUTS, createUpstream, upstreamTimeouts } from './relay/upstream/upstream.js';
 import { createChannelStatus } from './channels/channel-status.js';
 import { createKeyQuotaAlerts } from './services/key-quota-alerts.js';
@@ -217,15 +218,37 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       keyStates: channelKeys,
       track,
     });
-    const channelOperations = createChannelOperations({
-      db: main.db,
-      upstream,
-      runner,
-      testTimeoutMs,
-      pauseMs: config.pollingIntervalSeconds * 1000,
-      adaptorSettings,
-      keyStates: channelKeys,
+    // The channel breaker: in memory, its openings shared through Redis when it is set.
+    const shared = cache;
+    const runScript = shared.runScript;
+    const breaker = createChannelBreaker({
+      settings: () => ({
+        failures: options.values.ChannelBreakerFailures,
+        windowMs: options.values.ChannelBreakerWindowSeconds * 1000,
+        cooldownMs: options.values.ChannelBreakerCooldownSeconds * 1000,
+      }),
+      share: runScript
+        ? {
+            publish: (topic, message) => shared.publish(topic, message),
+            subscribe: (topic, handler) => shared.subscribe(topic, handler),
+            onResync: (handler) => shared.onResync(handler),
+            runScript,
+          }
+        : undefined,
+      warn: (error, doing) => logger.warn({ err: error }, `channel breaker: ${doing} failed`),
     });
+    const channelOperations = {
+      ...createChannelOperations({
+        db: main.db,
+        upstream,
+        runner,
+        testTimeoutMs,
+        pauseMs: config.pollingIntervalSeconds * 1000,
+        adaptorSettings,
+        keyStates: channelKeys,
+      }),
+      breaker: breaker.view,
+    };
     const channelMetrics = config.enableMetric
       ? createChannelMetrics({
           size: config.metricQueueSize,
@@ -281,6 +304,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
         warn: (error: unknown) => logger.warn({ err: error }, 'conversation affinity: Redis did not answer'),
       }),
       limiter,
+      breaker,
     };
     const app = createApp({
       services,

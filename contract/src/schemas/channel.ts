@@ -19,6 +19,10 @@ export const CHANNEL_LIMITS = {
   keysMax: 1_000_000,
 } as const;
 
+/** The states of a channel's breaker (the relay's routing/channel-breaker.ts). */
+export const CHANNEL_BREAKER_STATES = ['closed', 'open', 'half_open'] as const;
+export type ChannelBreakerState = (typeof CHANNEL_BREAKER_STATES)[number];
+
 /** The channel record as the server sends it; `key` is always '' (keys never leave the server). */
 export const channelSchema = z.object({
   id: z.number(),
@@ -42,6 +46,12 @@ export const channelSchema = z.object({
   config: z.string(),
   system_prompt: z.string(),
   test_model: z.string(),
+  /**
+   * Sluice's own, in the list and the search: the channel's breaker on the answering instance
+   * (closed; open: passed over until `cooled_until`, Unix seconds; half-open: one probe may go).
+   */
+  breaker_state: z.enum(CHANNEL_BREAKER_STATES).optional(),
+  cooled_until: z.number().optional(),
 });
 export type Channel = z.infer<typeof channelSchema>;
 

@@ -2,6 +2,7 @@ import { ROLES } from '@sluice/contract/roles';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { enableChannelKeyRequestSchema, type ChannelKeyState } from '@sluice/contract/channel-keys';
+import type { ChannelBreakerState } from '@sluice/contract/schemas/channel';
 import type { AppEnv } from '../http/app-env.js';
 import { AppError, businessError } from '../lib/app-error.js';
 import type { Services } from '../services/services.js';
@@ -53,6 +54,8 @@ export interface ChannelOperations {
   updateAllBalances(): Promise<number>;
   /** Reads one channel's balance (an AppError when the provider refuses); undefined when it does not exist. */
   updateBalance(id: number): Promise<number | undefined>;
+  /** A channel's breaker on this instance (the relay's; cooledUntil in Unix seconds, 0 when closed). */
+  readonly breaker?: (id: number) => { readonly state: ChannelBreakerState; readonly cooledUntil: number };
 }
 
 /** One key's channel test: its place, id and masked form, and how the test went. */

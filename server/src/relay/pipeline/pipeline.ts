@@ -94,6 +94,7 @@ const relayAdmitted = async (
     try {
       const answer = await runAttempt(context, candidate.row);
       if (failure === undefined) deps.onChannelSuccess?.(candidate.row.id);
+      deps.breaker?.succeeded(candidate.row.id);
       return answer;
     } catch (error) {
       if (!(error instanceof AttemptFailure)) {
@@ -102,7 +103,10 @@ const relayAdmitted = async (
       }
       failure = error.error;
       // A kind of request the channel's type cannot take says nothing about the channel's health.
-      if (error.channelsFault) deps.onChannelFailure(candidate.row.id, error.error);
+      if (error.channelsFault) {
+        deps.onChannelFailure(candidate.row.id, error.error);
+        deps.breaker?.failed(candidate.row.id);
+      }
       deps.logger.warn(
         {
           requestId: call.requestId,

@@ -11,6 +11,7 @@ import type { ChargedRequest } from '../metering/charge.js';
 import type { AdaptorSettings } from '../providers/adaptor.js';
 import type { KeyAuth } from '../request/key-auth.js';
 import type { RelayRequest } from '../request/relay-request.js';
+import type { ChannelBreaker } from '../routing/channel-breaker.js';
 import type { RoutableChannel } from '../routing/relay-index.js';
 import type { CallRoute } from '../routing/call-route.js';
 import type { RoutingStrategyName } from '@sluice/contract/routing-strategies';
@@ -42,6 +43,8 @@ export interface PipelineDeps {
   readonly track: (work: Promise<unknown>) => void;
   /** The rate limits of keys, users and groups (limits/); absent: none. */
   readonly limiter?: RateLimiter;
+  /** Cools a failing channel down and lets it back by a probe (routing/channel-breaker.ts); absent: none. */
+  readonly breaker?: ChannelBreaker;
 }
 
 /** A request in a client format of its own: relayed as its hub form, answered back in its format. */

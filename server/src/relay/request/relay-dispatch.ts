@@ -82,7 +82,9 @@ const channelsFor = (deps: RelayRouteDeps, auth: KeyAuth, input: RouteInput): Ro
         'no_channel',
         `no available channel for model ${request.model} under group ${group}`,
       );
-    const order = (rank: Rank, attempts: number) => rank(candidates, attempts);
+    const order = (rank: Rank, attempts: number) =>
+      // A cooling channel is passed over, one whose cooldown ended goes first as a probe (the breaker).
+      deps.breaker ? deps.breaker.route(candidates, attempts, rank) : rank(candidates, attempts);
     if (deps.router) return deps.router.route(options, input, order);
     const ordered = order(attemptOrder, 1 + Math.max(0, options.RetryTimes));
     const done = (list: readonly RoutableChannel[]): Routed => ({

@@ -54,6 +54,27 @@ export const ChannelStatusBadge = ({ status }: { status: number }) => {
   );
 };
 
+/**
+ * The channel's breaker when it is not closed (the relay passes a channel that failed repeatedly
+ * over until `cooled_until`, then probes it with one request).
+ */
+export const ChannelBreakerBadge = ({
+  channel,
+}: {
+  channel: Pick<Channel, 'breaker_state' | 'cooled_until'>;
+}) => {
+  const { t } = useTranslation();
+  const state = channel.breaker_state;
+  if (state !== 'open' && state !== 'half_open') return null;
+  return (
+    <Tooltip label={t(`channel.breakerHint.${state}`, { time: formatTimestamp(channel.cooled_until ?? 0) })}>
+      <Badge color={state === 'open' ? 'orange' : 'yellow'} variant="outline" data-testid="channel-breaker">
+        {t(`channel.breaker.${state}`)}
+      </Badge>
+    </Tooltip>
+  );
+};
+
 /** Spec §4: grey when untested, red when the last test failed, then green, olive, yellow or red by milliseconds. */
 export const ResponseTimeBadge = ({ channel }: { channel: Pick<Channel, 'response_time' | 'test_time'> }) => {
   const { t } = useTranslation();

@@ -102,6 +102,28 @@ describe('channel list', () => {
     expect(screen.getByTestId('channel-prompt')).toBeTruthy();
   });
 
+  it("shows a channel's breaker when it is cooling down or probing, in English and Chinese", async () => {
+    stubApi({
+      '/api/channel/test/status': { success: true, data: IDLE },
+      '/api/channel/?p=0': {
+        success: true,
+        data: [
+          channel({ id: 1, breaker_state: 'closed', cooled_until: 0 }),
+          channel({ id: 2, name: 'cooling', breaker_state: 'open', cooled_until: 1_900_000_000 }),
+          channel({ id: 3, name: 'probing', breaker_state: 'half_open', cooled_until: 1_800_000_000 }),
+        ],
+      },
+    });
+    renderScreen(<ChannelListPage />, { path: '/channel' });
+    await screen.findAllByTestId('channel-row');
+    expect(row(1).queryByTestId('channel-breaker')).toBeNull();
+    expect(row(2).getByTestId('channel-breaker').textContent).toBe('Cooling down');
+    expect(row(3).getByTestId('channel-breaker').textContent).toBe('Probing');
+    await i18n.changeLanguage('zh');
+    await waitFor(() => expect(row(2).getByTestId('channel-breaker').textContent).toBe('冷却中'));
+    expect(row(3).getByTestId('channel-breaker').textContent).toBe('探测中');
+  });
+
   it('updates a balance, priority, weight and status, and tests one channel with its first model', async () => {
     const fetch = stubApi({
       '/api/channel/test/status': { success: true, data: IDLE },

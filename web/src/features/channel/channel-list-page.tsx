@@ -1,4 +1,4 @@
-import { Alert, Stack, Text } from '@mantine/core';
+import { Alert, Group, Stack, Text } from '@mantine/core';
 import type { Channel } from '@sluice/contract/schemas/channel';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -13,6 +13,7 @@ import { ChannelActions } from './channel-actions.js';
 import { deleteDisabledChannels, listChannels, searchChannels } from './channel-api.js';
 import {
   BalanceCell,
+  ChannelBreakerBadge,
   ChannelStatusBadge,
   ChannelTypeBadge,
   InlineNumber,
@@ -102,7 +103,15 @@ export const ChannelListPage = () => {
         { label: t('channel.id'), cell: (channel) => channel.id },
         { label: t('channel.name'), cell: (channel) => <NameCell channel={channel} /> },
         { label: t('channel.type'), cell: (channel) => <ChannelTypeBadge type={channel.type} /> },
-        { label: t('common.status'), cell: (channel) => <ChannelStatusBadge status={channel.status} /> },
+        {
+          label: t('common.status'),
+          cell: (channel) => (
+            <Group gap={4} wrap="nowrap">
+              <ChannelStatusBadge status={channel.status} />
+              <ChannelBreakerBadge channel={channel} />
+            </Group>
+          ),
+        },
         { label: t('channel.responseTime'), cell: (channel) => <ResponseTimeBadge channel={channel} /> },
         { label: t('channel.balance'), cell: (channel) => <BalanceCell channel={channel} /> },
         {

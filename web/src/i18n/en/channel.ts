@@ -30,6 +30,14 @@ export const enChannel = {
       manuallyDisabled: 'This channel was disabled by an administrator',
       autoDisabled: 'This channel was disabled automatically by the program',
     },
+    breaker: {
+      open: 'Cooling down',
+      half_open: 'Probing',
+    },
+    breakerHint: {
+      open: 'Failed repeatedly: passed over until {{time}}, then one request probes it',
+      half_open: 'Cooled down since {{time}}: the next request probes it, and its success brings it back',
+    },
     untested: 'Untested',
     testFailed: 'Failed',
     testFailedAt: 'The test at {{time}} failed',

@@ -33,6 +33,14 @@ export const zhChannel: Catalogue<typeof enChannel> = {
       manuallyDisabled: '本渠道被手动禁用',
       autoDisabled: '本渠道被程序自动禁用',
     },
+    breaker: {
+      open: '冷却中',
+      half_open: '探测中',
+    },
+    breakerHint: {
+      open: '连续失败：{{time}} 前不再分配请求，之后放行一个请求探测',
+      half_open: '已于 {{time}} 冷却完毕：下一个请求用于探测，成功即恢复',
+    },
     untested: '未测试',
     testFailed: '失败',
     testFailedAt: '{{time}} 的测试失败',
