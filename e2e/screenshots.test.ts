@@ -62,6 +62,16 @@ const SCREENS: readonly Screen[] = [
   { name: 'user-add', path: '/user/add', signedIn: true },
   { name: 'audit', path: '/audit', signedIn: true },
   { name: 'pricing', path: '/pricing', signedIn: true },
+  {
+    name: 'playground',
+    path: '/playground',
+    signedIn: true,
+    prepare: async (page) => {
+      await page.getByTestId('playground-input').fill('Say hello');
+      await page.getByTestId('playground-send').click();
+      await page.getByTestId('playground-stats').last().waitFor();
+    },
+  },
   { name: 'setting-operation', path: '/setting?tab=operation', signedIn: true },
   { name: 'setting-system', path: '/setting?tab=system', signedIn: true },
   { name: 'setting-other', path: '/setting?tab=other', signedIn: true },
