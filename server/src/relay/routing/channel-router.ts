@@ -96,8 +96,14 @@ export const createChannelRouter = (deps: {
     pin: Pin | undefined,
     order: (rank: Rank, attempts: number) => readonly RoutableChannel[] | Promise<readonly RoutableChannel[]>,
   ): RoutedCall | Promise<RoutedCall> => {
-    const plan = { strategy, state, pinned: pin?.channelId };
-    const rank: Rank = (pool, attempts) => attemptOrder(pool, attempts, Math.random, plan);
+    // Weighted random without a pin needs no plan (attemptOrder's own default).
+    const plan =
+      strategy === 'weighted_random' && pin === undefined
+        ? undefined
+        : { strategy, state, pinned: pin?.channelId };
+    const rank: Rank = plan
+      ? (pool, attempts) => attemptOrder(pool, attempts, Math.random, plan)
+      : attemptOrder;
     const route = new CallRoute(sinks, conversation, pin, options.ConversationAffinityTtlSeconds * 1000);
     const done = (ordered: readonly RoutableChannel[]): RoutedCall => ({
       order: ordered,
