@@ -7,6 +7,10 @@ import { createChannel, setOption } from './support/seed.js';
 
 const MODEL = 'house-model';
 const ROOT_ID = 1;
+/** A model the playground offers images for (by its name). */
+const VISION_MODEL = 'vision-model';
+const PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const REPLY = 'Here is **bold** and `code`:\n\n```js\nconst answer = 42;\n```\n';
 
 /** Issue 19's playground in Chromium against a real Sluice and a loopback OpenAI double. */
@@ -21,7 +25,7 @@ describe('console: the playground of issue 19', () => {
     await setOption(root, 'ModelRatio', JSON.stringify({ [MODEL]: 0.75 }));
     await setOption(root, 'CompletionRatio', JSON.stringify({ [MODEL]: 2.5 }));
     await setOption(root, 'GroupRatio', JSON.stringify({ default: 1.6, vip: 1, svip: 1 }));
-    await createChannel(root, upstream.url, MODEL);
+    await createChannel(root, upstream.url, `${MODEL},${VISION_MODEL}`);
     const created = await root.post('/api/token/', { name: 'play', remain_quota: 0, unlimited_quota: true });
     expect(created.body.success, created.text).toBe(true);
     upstream.reply = REPLY;
@@ -133,6 +137,28 @@ describe('console: the playground of issue 19', () => {
       conversations: { turns: { text: string }[] }[];
     };
     expect(exported.conversations[0]?.turns.map((turn) => turn.text)).toEqual(['Edited question', REPLY]);
+  });
+
+  it('sends an image as a data URL part to a model that takes images', async () => {
+    const page = await openPlayground();
+    expect(await page.getByTestId('playground-attach').isDisabled()).toBe(true);
+    await page.getByTestId('playground-model').click();
+    await page.getByRole('option', { name: VISION_MODEL, exact: true }).click();
+    await page.locator('input[type="file"]').setInputFiles({
+      name: 'dot.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(PNG, 'base64'),
+    });
+    await page.getByTestId('playground-attached').waitFor();
+    await send(page, 'What is this?');
+    await page.getByTestId('playground-stats').waitFor();
+    const sent = upstream.requests.at(-1)?.json;
+    expect(sent?.['model']).toBe(VISION_MODEL);
+    expect((sent?.['messages'] as { content: unknown }[]).at(-1)?.content).toEqual([
+      { type: 'text', text: 'What is this?' },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+    ]);
+    expect(await page.getByTestId('playground-user-turn').locator('img').count()).toBe(1);
   });
 
   it('fits 390 px in Chinese, settings open, with a reply', async () => {
