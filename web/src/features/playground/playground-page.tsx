@@ -1,7 +1,7 @@
 import { Button, Collapse, Grid, Stack, Text } from '@mantine/core';
 import { IconAdjustments } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageCard } from '../../components/page-card.js';
 import { downloadText } from '../../lib/api-client.js';
@@ -75,6 +75,12 @@ export const PlaygroundPage = () => {
     save,
   });
   const ready = token !== undefined && settings.model !== '';
+  // While a reply streams, the end of the conversation (the composer) stays in view.
+  const end = useRef<HTMLDivElement>(null);
+  const lastText = conversation.turns.at(-1)?.text.length ?? 0;
+  useEffect(() => {
+    if (chat.streaming) end.current?.scrollIntoView({ block: 'nearest' });
+  }, [chat.streaming, lastText]);
   const lastReply = conversation.turns.findLastIndex((turn) => turn.role === 'assistant');
 
   const settingsPanel = (
@@ -156,6 +162,7 @@ export const PlaygroundPage = () => {
               onSend={(text, images) => void chat.send(text, images)}
               onStop={chat.stop}
             />
+            <div ref={end} />
           </Stack>
         </Grid.Col>
       </Grid>
