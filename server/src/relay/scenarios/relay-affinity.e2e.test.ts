@@ -117,13 +117,15 @@ describe('conversation affinity: a conversation stays on its channel while it an
     groups += 1;
     const group = `affinity${groups}`;
     const upstream = await doubles.start();
-    await fixture.channel({
+    const id = await fixture.channel({
       name: 'keys',
       base_url: upstream.url,
       models: MODEL,
       group,
-      key: 'sk-one\nsk-two\nsk-three',
     });
+    // A POST makes a channel per line (one-api's batch); a PUT gives one channel several keys.
+    const updated = await fixture.root.put('/api/channel/', { id, key: 'sk-one\nsk-two\nsk-three' });
+    expect(updated.body.success).toBe(true);
     const user = await fixture.user({ group });
     const keysUsed = () => new Set(upstream.requests.map((request) => request.headers.authorization));
     for (let turn = 1; turn <= 9; turn += 1) expect(await chat(user, turnBody('keys', turn))).toBe(200);
@@ -132,6 +134,8 @@ describe('conversation affinity: a conversation stays on its channel while it an
     for (let other = 1; other <= 3; other += 1)
       expect(await chat(user, turnBody(`other ${other}`, 1))).toBe(200);
     expect(keysUsed().size).toBe(3);
+    // One channel: it served all 12.
+    expect(upstream.requests).toHaveLength(12);
   });
 
   it('exports the cache-hit rate per channel, key and model in /metrics', async () => {
