@@ -13,6 +13,7 @@ import { auditTrail } from './api/middleware/audit-trail.js';
 import { rateLimit } from './api/middleware/rate-limit.js';
 import { API_ROUTES, type RouteDeps } from './api/api-routes.js';
 import { billingRoutes } from './relay/http/billing-routes.js';
+import { keyRoutes } from './relay/http/key-routes.js';
 import type { RelayRouteDeps } from './relay/request/relay-dispatch.js';
 import { openAiErrorOf } from './relay/http/openai-error.js';
 import { geminiRoutes } from './relay/http/gemini-routes.js';
@@ -100,6 +101,7 @@ export const createApp = (deps: AppDeps) => {
   const billing = billingRoutes(deps.relay);
   app.route('/dashboard/billing', billing);
   app.route('/v1/dashboard/billing', billing);
+  app.route('/v1/dashboard/key', keyRoutes(deps.relay));
   app.route('/v1', relayRoutes(deps.relay));
   app.route('/v1beta', geminiRoutes(deps.relay));
 

@@ -15,6 +15,22 @@ export type RateLimitField = (typeof RATE_LIMIT_FIELDS)[number];
 export const BUDGET_FIELDS = ['budget_5h', 'budget_daily', 'budget_weekly', 'budget_monthly'] as const;
 export type BudgetField = (typeof BUDGET_FIELDS)[number];
 
+/** The budgets' windows, in BUDGET_FIELDS' order. */
+export const BUDGET_WINDOWS = ['5h', 'daily', 'weekly', 'monthly'] as const;
+export type BudgetWindow = (typeof BUDGET_WINDOWS)[number];
+
+/**
+ * A budget's window as its key or user spends it: the budget, what the window holds (requests in
+ * flight at their estimate) and when a calendar window starts over (Unix seconds; null: rolling).
+ */
+export const budgetWindowUsageSchema = z.object({
+  window: z.enum(BUDGET_WINDOWS),
+  limit: z.number(),
+  used: z.number(),
+  resets_at: z.number().nullable(),
+});
+export type BudgetWindowUsage = z.infer<typeof budgetWindowUsageSchema>;
+
 export const LIMIT_FIELDS = [...RATE_LIMIT_FIELDS, ...BUDGET_FIELDS] as const;
 export type LimitField = (typeof LIMIT_FIELDS)[number];
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { limitFieldsSchema, limitRecordSchema } from './limits.js';
+import { budgetWindowUsageSchema, limitFieldsSchema, limitRecordSchema } from './limits.js';
 
 export const tokenSchema = z.object({
   id: z.number(),
@@ -16,6 +16,8 @@ export const tokenSchema = z.object({
   models: z.string(),
   subnet: z.string(),
   ...limitRecordSchema,
+  /** Its budgets' windows as spent now (only when it has a budget). */
+  budget_usage: z.array(budgetWindowUsageSchema).optional(),
 });
 export type Token = z.infer<typeof tokenSchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { limitFieldsSchema, limitRecordSchema } from './limits.js';
+import { budgetWindowUsageSchema, limitFieldsSchema, limitRecordSchema } from './limits.js';
 
 /** Length limits of one-api's user validator. */
 export const USER_LIMITS = {
@@ -60,6 +60,8 @@ export const userSchema = z.object({
   aff_code: z.string(),
   inviter_id: z.number(),
   ...limitRecordSchema,
+  /** Its budgets' windows as spent now (only when it has a budget). */
+  budget_usage: z.array(budgetWindowUsageSchema).optional(),
 });
 export type User = z.infer<typeof userSchema>;
 

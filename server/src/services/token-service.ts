@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../db/unique-violation.js';
 import { businessError } from '../lib/app-error.js';
 import { generateTokenKey } from '../lib/keys.js';
 import { nowSeconds } from '../lib/time.js';
+import { readBudgetUsage, withBudgetUsage } from './budget-usage.js';
 import type { ChangeFeed } from './change-feed.js';
 import { limitChangesOf } from './limit-record.js';
 import { countOf, ITEMS_PER_PAGE, pageOffset } from './paging.js';
@@ -25,6 +26,15 @@ export const createTokenService = (deps: ServiceDeps, changes: ChangeFeed) => {
 
   const own = (userId: number) => db.selectFrom('tokens').selectAll().where('user_id', '=', userId);
 
+  /** The records, each key with a budget with its windows' usage. */
+  const records = async (rows: readonly TokenRow[]): Promise<Token[]> => {
+    const usage = await readBudgetUsage(db, 't', rows, deps.options.values);
+    return rows.map((row) => {
+      const budget = usage.get(row.id);
+      return budget ? { ...toTokenRecord(row), budget_usage: budget } : toTokenRecord(row);
+    });
+  };
+
   const requireOwn = async (userId: number, id: number): Promise<TokenRow> => {
     const row = await own(userId).where('id', '=', id).executeTakeFirst();
     if (!row) throw businessError('token does not exist');
@@ -42,7 +52,7 @@ export const createTokenService = (deps: ServiceDeps, changes: ChangeFeed) => {
       query = query.orderBy('unlimited_quota', 'desc').orderBy('remain_quota', 'desc');
     else if (order === 'used_quota') query = query.orderBy('used_quota', 'desc');
     const rows = await query.orderBy('id', 'desc').limit(size).offset(pageOffset(page, size)).execute();
-    return rows.map(toTokenRecord);
+    return records(rows);
   };
 
   /** How many tokens the user has (the pager's total). */
@@ -61,11 +71,13 @@ export const createTokenService = (deps: ServiceDeps, changes: ChangeFeed) => {
       .orderBy('id', 'desc')
       .limit(100)
       .execute();
-    return rows.map(toTokenRecord);
+    return records(rows);
   };
 
-  const get = async (userId: number, id: number): Promise<Token> =>
-    toTokenRecord(await requireOwn(userId, id));
+  const get = async (userId: number, id: number): Promise<Token> => {
+    const row = await requireOwn(userId, id);
+    return withBudgetUsage(db, 't', row, toTokenRecord(row), deps.options.values);
+  };
 
   const create = async (userId: number, input: CreateTokenRequest): Promise<Token> => {
     const now = nowSeconds();

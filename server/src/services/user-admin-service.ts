@@ -15,6 +15,7 @@ import type { ServiceDeps } from './service-deps.js';
 import type { SessionStore } from './session-store.js';
 import { insertUser } from './user-creation.js';
 import { toUserRecord, type UserRow } from './user-record.js';
+import { withBudgetUsage } from './budget-usage.js';
 
 import type { UserOrder } from '@sluice/contract/list-orders';
 
@@ -79,7 +80,7 @@ export const createUserAdminService = (deps: ServiceDeps, sessions: SessionStore
     const target = await requireUser(id);
     if (!outranks(actor, target))
       throw businessError('no permission to read users of the same or higher level');
-    return record(target);
+    return withBudgetUsage(deps.db, 'u', target, record(target), deps.options.values);
   };
 
   const create = async (

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../db/unique-violation.js';
 import { businessError } from '../lib/app-error.js';
 import { generateAffCode, uuidHex } from '../lib/keys.js';
 import { hashPassword, verifyPassword } from '../lib/password.js';
+import { withBudgetUsage } from './budget-usage.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { CodeStore } from './code-store.js';
 import type { ServiceDeps } from './service-deps.js';
@@ -93,8 +94,10 @@ export const createUserService = (
     );
   };
 
-  const getSelf = async (id: number): Promise<User> =>
-    toUserRecord(await requireUser(id), { withAccessToken: true });
+  const getSelf = async (id: number): Promise<User> => {
+    const row = await requireUser(id);
+    return withBudgetUsage(db, 'u', row, toUserRecord(row, { withAccessToken: true }), options.values);
+  };
 
   /** Blank username or password keep the old value; the display name may be cleared. */
   const updateSelf = async (id: number, input: UpdateSelfRequest): Promise<void> => {

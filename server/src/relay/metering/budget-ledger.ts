@@ -9,7 +9,7 @@
  * Only budgeted subjects are counted: a budget counts from its first request, not from before it was
  * set. A process that dies with requests in flight leaves their estimates counted (never too little).
  */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/dsn.js';
 import type { Tables } from '../../db/tables.js';
 import type { KeyAuth } from '../request/key-auth.js';
@@ -21,7 +21,13 @@ import {
   windowSpans,
   type BudgetWindow,
   type WindowSpans,
-} from './budget-windows.js';
+} from '../../lib/budget-windows.js';
+import {
+  emptyUsage,
+  windowSums,
+  type BudgetSettings,
+  type WindowUsage,
+} from '../../services/budget-usage.js';
 
 /** A key or user with at least one budget: its limits in BUDGET_WINDOWS' order (0: unset). */
 export interface BudgetSubject {
@@ -37,13 +43,7 @@ export interface BudgetHold {
   readonly estimate: number;
 }
 
-export interface BudgetSettings {
-  readonly BudgetWindowMode: string;
-  readonly BudgetTimeZone: string;
-}
-
-/** Spending per window, in quota units (the estimates of requests in flight included). */
-export type WindowUsage = Record<BudgetWindow, number>;
+export type { BudgetSettings };
 
 type BudgetRow = Pick<Tables['tokens'], 'budget_5h' | 'budget_daily' | 'budget_weekly' | 'budget_monthly'> & {
   readonly id: number;
@@ -97,45 +97,6 @@ export const createBudgetLedger = (deps: BudgetLedgerDeps) => {
   const now = deps.now ?? Date.now;
   type Db = Kysely<Tables>;
 
-  /** Each subject's spending in each window (those with usage only). */
-  const windowSums = async (
-    trx: Db,
-    subjects: readonly Pick<BudgetSubject, 'subject' | 'id'>[],
-    spans: WindowSpans,
-  ): Promise<Map<string, WindowUsage>> => {
-    const earliest = Math.min(...BUDGET_WINDOWS.map((window) => spans[window].start));
-    const rows = await trx
-      .selectFrom('sluice_budget_usage')
-      .select([
-        'subject',
-        'subject_id',
-        ...BUDGET_WINDOWS.map((window, index) =>
-          sql<string>`SUM(CASE WHEN bucket >= ${spans[window].start} THEN used ELSE 0 END)`.as(`w${index}`),
-        ),
-      ])
-      .where((eb) =>
-        eb.or(
-          subjects.map((one) => eb.and([eb('subject', '=', one.subject), eb('subject_id', '=', one.id)])),
-        ),
-      )
-      .where('bucket', '>=', earliest)
-      .groupBy(['subject', 'subject_id'])
-      .execute();
-    const sums = new Map<string, WindowUsage>();
-    for (const row of rows) {
-      const values = row as unknown as Record<string, unknown>;
-      sums.set(`${row.subject}:${row.subject_id}`, {
-        '5h': Number(values['w0'] ?? 0),
-        daily: Number(values['w1'] ?? 0),
-        weekly: Number(values['w2'] ?? 0),
-        monthly: Number(values['w3'] ?? 0),
-      });
-    }
-    return sums;
-  };
-
-  const empty = (): WindowUsage => ({ '5h': 0, daily: 0, weekly: 0, monthly: 0 });
-
   /** Seconds until a refused window frees spending (at least 1). */
   const retryAfter = async (
     trx: Db,
@@ -185,7 +146,7 @@ export const createBudgetLedger = (deps: BudgetLedgerDeps) => {
             .execute();
       const sums = await windowSums(trx, subjects, spans);
       for (const one of subjects) {
-        const used = sums.get(`${one.subject}:${one.id}`) ?? empty();
+        const used = sums.get(`${one.subject}:${one.id}`) ?? emptyUsage();
         for (const [index, window] of BUDGET_WINDOWS.entries()) {
           const limit = one.limits[index] ?? 0;
           if (limit > 0 && used[window] > 0 && used[window] + estimate > limit) {
@@ -240,7 +201,7 @@ export const createBudgetLedger = (deps: BudgetLedgerDeps) => {
   ): Promise<{ used: WindowUsage; spans: WindowSpans }> => {
     const spans = windowSpans(now(), settings.BudgetWindowMode, settings.BudgetTimeZone);
     const sums = await windowSums(db, [{ subject, id }], spans);
-    return { used: sums.get(`${subject}:${id}`) ?? empty(), spans };
+    return { used: sums.get(`${subject}:${id}`) ?? emptyUsage(), spans };
   };
 
   /** Deletes the buckets no window reaches any more. */

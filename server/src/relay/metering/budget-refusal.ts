@@ -1,5 +1,5 @@
 import { AppError } from '../../lib/app-error.js';
-import type { BudgetWindow } from './budget-windows.js';
+import type { BudgetWindow } from '../../lib/budget-windows.js';
 
 const WINDOW_WORDS: Readonly<Record<BudgetWindow, string>> = {
   '5h': 'per 5 hours',

@@ -11,15 +11,12 @@ describe.each(testDialects())('budgets on the relay (%s)', (dialect) => {
   let upstream: OpenAiDouble;
 
   const db = () => fixture.test.sluice.database.db;
-  /** The user's quota with what their quota pools hold (what the relay has not spent). */
+  /** The user's quota once their quota pools, idle, gave back what they held (what the relay has not spent). */
   const unspent = async (userId: number) => {
-    const pools = await db()
-      .selectFrom('sluice_reservations')
-      .select('quota')
-      .where('user_id', '=', userId)
-      .execute();
-    const { quota } = await userCounters(db(), userId);
-    return pools.reduce((sum, row) => sum + Number(row.quota), quota);
+    const held = () =>
+      db().selectFrom('sluice_reservations').select('id').where('user_id', '=', userId).execute();
+    await expect.poll(async () => (await held()).length, { timeout: 15_000, interval: 200 }).toBe(0);
+    return (await userCounters(db(), userId)).quota;
   };
   /** What the budget ledger counts for a subject, all buckets. */
   const counted = async (subject: 'u' | 't', id: number) =>
@@ -107,14 +104,18 @@ describe.each(testDialects())('budgets on the relay (%s)', (dialect) => {
     // An empty window lets one request through, however large.
     expect((await ask()).status).toBe(200);
     await fixture.test.sluice.idle();
-    const before = await unspent(user.userId);
+    const before = await userCounters(db(), user.userId);
     const sent = upstream.requests.length;
     const refused = await ask();
     expect(refused.status).toBe(429);
     expect(await refused.json()).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
     await fixture.test.sluice.idle();
     expect(upstream.requests.length).toBe(sent);
-    expect(await unspent(user.userId)).toBe(before);
+    // Nothing spent (used quota and requests), nothing logged, nothing sent.
+    expect(await userCounters(db(), user.userId)).toMatchObject({
+      used_quota: before.used_quota,
+      request_count: before.request_count,
+    });
     expect(await consumeLogs(db(), user.userId)).toHaveLength(1);
   });
 });

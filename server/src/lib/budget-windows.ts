@@ -6,8 +6,9 @@
  * quarter hour its start falls in: spending leaves it between its length and a quarter hour later,
  * never before (a budget is never overshot by the rounding).
  */
-export const BUDGET_WINDOWS = ['5h', 'daily', 'weekly', 'monthly'] as const;
-export type BudgetWindow = (typeof BUDGET_WINDOWS)[number];
+import { BUDGET_WINDOWS, type BudgetWindow } from '@sluice/contract/schemas/limits';
+
+export { BUDGET_WINDOWS, type BudgetWindow };
 
 export const BUCKET_SECONDS = 900;
 
