@@ -30,6 +30,8 @@ export interface AppDeps {
 }
 
 export const REQUEST_ID_HEADER = 'X-Oneapi-Request-Id';
+/** Sluice's own name for the same id, on every answer (the relay's too: relay-response.ts, relay-http.ts). */
+export const SLUICE_REQUEST_ID_HEADER = 'X-Sluice-Request-Id';
 const API_BODY_LIMIT = 4 * 1024 * 1024;
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -58,6 +60,7 @@ export const createApp = (deps: AppDeps) => {
     const requestId = createRequestId();
     c.set('requestId', requestId);
     c.header(REQUEST_ID_HEADER, requestId);
+    c.header(SLUICE_REQUEST_ID_HEADER, requestId);
     const started = performance.now();
     await next();
     logger.info(

@@ -116,6 +116,7 @@ const pump = async (
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(text),
           'x-oneapi-request-id': requestId,
+          'x-sluice-request-id': requestId,
           'access-control-allow-origin': '*',
         });
         response.end(text);
@@ -256,6 +257,7 @@ export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
         headers: {
           'content-type': 'application/json',
           'x-oneapi-request-id': requestId,
+          'x-sluice-request-id': requestId,
           // The unread rest of an oversized body makes the connection unusable: the client must reconnect.
           ...(translated.status === 413 ? { connection: 'close' } : {}),
           // A rate limit's refusal says when to come back: Retry-After and the x-ratelimit-* headers.

@@ -64,7 +64,7 @@ export interface RelayReply {
   readonly onEnd?: (() => void) | undefined;
 }
 
-/** Every answer the relay builds carries the request id (`headers` is the caller's own object). */
+/** Every answer the relay builds carries the request id, under one-api's name and Sluice's (`headers` is the caller's own object). */
 export const reply = (
   body: RelayReply['body'],
   status: number,
@@ -72,6 +72,7 @@ export const reply = (
   headers: Record<string, string>,
 ): RelayReply => {
   headers['x-oneapi-request-id'] = requestId;
+  headers['x-sluice-request-id'] = requestId;
   return { status, headers, body };
 };
 
