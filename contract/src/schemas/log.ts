@@ -8,6 +8,24 @@ import { pageQuerySchema } from './common.js';
 export const CLIENT_FORMATS = ['openai', 'anthropic', 'responses', 'gemini'] as const;
 export type ClientFormat = (typeof CLIENT_FORMATS)[number];
 
+/** One attempt of a relayed request: the channel, its key (by place), the status, the error's code, the time. */
+export const logAttemptSchema = z.object({
+  channel: z.number(),
+  key: z.number(),
+  status: z.number(),
+  reason: z.string(),
+  ms: z.number(),
+});
+export type LogAttempt = z.infer<typeof logAttemptSchema>;
+
+/** How a consumption row's request was routed: the strategy, whether affinity chose it, its attempts in order. */
+export const logRoutingSchema = z.object({
+  strategy: z.string(),
+  affinity: z.boolean(),
+  attempts: z.array(logAttemptSchema),
+});
+export type LogRouting = z.infer<typeof logRoutingSchema>;
+
 /** One row of the logs table as the server sends it (`channel` is the `channel_id` column). */
 export const logSchema = z.object({
   id: z.number(),
@@ -27,6 +45,8 @@ export const logSchema = z.object({
   is_stream: z.boolean(),
   /** The request's client format (CLIENT_FORMATS); '' on rows one-api or an older Sluice wrote. */
   client_format: z.string(),
+  /** Sluice's own: present on consumption rows Sluice wrote since it records them. */
+  routing: logRoutingSchema.optional(),
 });
 export type Log = z.infer<typeof logSchema>;
 

@@ -135,6 +135,7 @@ describe.each(testDialects())('booting on a one-api v0.6.9 database (%s)', (dial
         'is_stream',
         'system_prompt_reset',
         'client_format',
+        'routing',
       ]),
     );
     expect(namesOf('channels')).toContain('test_model');
@@ -163,6 +164,7 @@ describe.each(testDialects())('booting on a one-api v0.6.9 database (%s)', (dial
     expect(isTrue(log.is_stream)).toBe(false);
     expect(isTrue(log.system_prompt_reset)).toBe(false);
     expect(log.client_format).toBeNull();
+    expect(log.routing).toBeNull();
   });
 
   it("logs existing users in with one-api's bcrypt hashes ($2a$ from Go, $2b$)", async () => {

@@ -125,6 +125,8 @@ export interface LogsTable {
   system_prompt_reset: DbBool;
   /** Sluice's own (migration 0004): the request's client format; NULL on rows one-api wrote. */
   client_format: string | null;
+  /** Sluice's own (migration 0013): the request's attempts, strategy and affinity (JSON); NULL otherwise. */
+  routing: string | null;
 }
 
 /** Sluice's own: server-side sessions, so a logout revokes the cookie on every instance. */

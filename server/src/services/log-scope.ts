@@ -1,4 +1,12 @@
-import type { ClientFormat, Log, LogFilter, OwnLogFilter } from '@sluice/contract/schemas/log';
+import { parseJson } from '@sluice/contract/parse-json';
+import {
+  logRoutingSchema,
+  type ClientFormat,
+  type Log,
+  type LogFilter,
+  type LogRouting,
+  type OwnLogFilter,
+} from '@sluice/contract/schemas/log';
 import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
 import { toBool } from '../db/database.js';
 import type { LogsTable, Tables } from '../db/tables.js';
@@ -81,6 +89,7 @@ export const LOG_COLUMNS = [
   'elapsed_time',
   'is_stream',
   'client_format',
+  'routing',
 ] as const;
 
 export type LogRow = Pick<Selectable<LogsTable>, (typeof LOG_COLUMNS)[number]>;
@@ -102,4 +111,12 @@ export const toLogRecord = (row: LogRow): Log => ({
   elapsed_time: Number(row.elapsed_time),
   is_stream: toBool(row.is_stream),
   client_format: row.client_format ?? '',
+  ...routingOf(row.routing),
 });
+
+/** The row's routing decision, when it has one that reads (a row without answers none). */
+const routingOf = (text: string | null): { routing?: LogRouting } => {
+  if (!text) return {};
+  const parsed = logRoutingSchema.safeParse(parseJson(text));
+  return parsed.success ? { routing: parsed.data } : {};
+};

@@ -83,12 +83,13 @@ describe.each(testDialects())("one-api's tables as GORM makes them (%s)", (diale
     // GORM's SQLite migrator reads its types, defaults and uni_ constraints back from this text.
     const gormSql = await sqliteTableSql(gorm);
     const sluiceSql = await sqliteTableSql(database);
-    // Sluice's own columns: channels.test_model, logs.client_format added by migration 0004, and the
-    // limits and budgets of users and tokens added by migration 0007 (nullable, no default).
+    // Sluice's own columns: channels.test_model, logs.client_format added by migration 0004 and
+    // logs.routing by 0013, and the limits and budgets of users and tokens added by migration 0007
+    // (nullable, no default).
     const limits = LIMIT_FIELDS.map((field) => `, \`${field}\` integer`).join('');
     const own: Record<string, string> = {
       channels: ',`test_model` varchar(191)',
-      logs: ', `client_format` varchar(32)',
+      logs: ', `client_format` varchar(32), `routing` text',
       users: limits,
       tokens: limits,
     };

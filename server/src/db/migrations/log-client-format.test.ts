@@ -70,6 +70,7 @@ describe.each(testDialects())('the logs’ client_format column on %s', (dialect
       '0001_logs',
       '0002_log_client_format',
       '0003_log_rollups',
+      '0004_log_routing',
     ]);
     expect((await columnsOf(opened, 'logs')).map((column) => column.name)).toContain('client_format');
   });

@@ -10,6 +10,7 @@ import {
   BILLING_TABLES,
   LIMIT_COLUMNS,
   LOG_CLIENT_FORMAT_COLUMNS,
+  LOG_ROUTING_COLUMNS,
   LOGS_TABLE,
   ONE_API_TABLES,
   SLUICE_TABLES,
@@ -34,6 +35,9 @@ const migrationsFor = (
           up: (db: AnyDb) => addColumns(db, dialect, LOGS_TABLE.name, LOG_CLIENT_FORMAT_COLUMNS),
         },
         '0003_log_rollups': { up: (db: AnyDb) => createRollupTables(db, dialect) },
+        '0004_log_routing': {
+          up: (db: AnyDb) => addColumns(db, dialect, LOGS_TABLE.name, LOG_ROUTING_COLUMNS),
+        },
       }
     : {
         '0001_one_api_tables': {
@@ -81,6 +85,11 @@ const migrationsFor = (
         '0010_passkeys': { up: (db: AnyDb) => applyTable(db, dialect, PASSKEYS_TABLE) },
         '0011_alert_deliveries': { up: (db: AnyDb) => applyTable(db, dialect, ALERT_DELIVERIES_TABLE) },
         '0012_budget_usage': { up: (db: AnyDb) => applyTable(db, dialect, BUDGET_USAGE_TABLE) },
+        '0013_log_routing': {
+          up: async (db: AnyDb) => {
+            if (logsInMain) await addColumns(db, dialect, LOGS_TABLE.name, LOG_ROUTING_COLUMNS);
+          },
+        },
       };
 
 const migratorOf = (db: AnyDb, dialect: Dialect, scope: MigrationScope, logsInMain: boolean): Migrator => {

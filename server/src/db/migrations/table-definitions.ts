@@ -182,6 +182,15 @@ export const LOGS_TABLE: TableDefinition = {
 export const LOG_CLIENT_FORMAT_COLUMNS: readonly ColumnDefinition[] = [varchar('client_format', 32)];
 
 /**
+ * Sluice's own column of the logs table: a consumption row's routing decision (JSON: the strategy,
+ * whether affinity chose the channel, each attempt's channel, key, status, reason and time). A
+ * nullable column without a default: added in place on a table of millions of rows (SQLite and
+ * PostgreSQL change only the schema, MySQL 8 and MariaDB 10.3 add it instantly); NULL on rows
+ * one-api or an older Sluice wrote.
+ */
+export const LOG_ROUTING_COLUMNS: readonly ColumnDefinition[] = [text('routing')];
+
+/**
  * Sluice's rate limits and budgets, on tokens and on users alike (migration 0007): nullable, so a
  * one-api row has none and one-api's GORM ignores the columns.
  */

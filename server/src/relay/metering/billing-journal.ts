@@ -213,6 +213,7 @@ const settlementSchema = z.object({
       // Optional: lines an older Sluice wrote have none; one Sluice does not know is dropped, never
       // the settlement with it.
       clientFormat: z.enum(CLIENT_FORMATS).optional().catch(undefined),
+      routing: z.string().optional().catch(undefined),
     })
     .optional(),
 });

@@ -1,6 +1,7 @@
 import type { ClientFormat } from '@sluice/contract/schemas/log';
 import type { Usage } from '../providers/adaptor.js';
 import { cacheText, ratioText, type Ratios } from './pricing.js';
+import { routingText, type RoutingTrail } from './routing-trail.js';
 import type { Payer, Settlement } from './settlement-write.js';
 
 /** What one answered request costs, as the attempt that answered it worked it out. */
@@ -32,6 +33,8 @@ export interface ChargedRequest {
   readonly logged: boolean;
   /** The format the client spoke (said in the log row). */
   readonly clientFormat: ClientFormat;
+  /** The request's attempts, strategy and affinity (said in the log row). */
+  readonly routing?: RoutingTrail | undefined;
 }
 
 /** The settlement of one answered request: the balances' move, the counters and its log row. */
@@ -57,6 +60,7 @@ export const settlementOf = (request: ChargedRequest, charge: Charge): Settlemen
         stream: charge.stream,
         systemPromptReset: charge.systemPromptReset,
         clientFormat: request.clientFormat,
+        routing: request.routing && routingText(request.routing, charge.channelId),
       }
     : undefined,
 });

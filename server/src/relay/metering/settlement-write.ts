@@ -44,6 +44,8 @@ export interface Settlement {
         readonly systemPromptReset: boolean;
         /** The request's client format (absent in journals an older Sluice wrote: NULL). */
         readonly clientFormat?: ClientFormat | undefined;
+        /** The routing decision, JSON (routing-trail.ts; absent in journals an older Sluice wrote: NULL). */
+        readonly routing?: string | undefined;
       }
     | undefined;
 }
@@ -100,6 +102,7 @@ const logRow = (settlement: Settlement, at: number): Insertable<LogsTable> | und
     system_prompt_reset: log.systemPromptReset,
     // Always written (NULL when unknown), so every row of a batch has the same columns.
     client_format: log.clientFormat ?? null,
+    routing: log.routing ?? null,
   };
 };
 

@@ -33,6 +33,7 @@ export const runAttempt = async (context: RequestContext, row: ChannelRow): Prom
   const adaptor = provider?.adaptor;
   if (!adaptor || !adaptor.modes.includes(request.mode)) throw unsupportedChannel(row.type, request.mode);
   const key = pickKey(row, provider, context.call.route);
+  if (context.charged.routing) context.charged.routing.key = key.index;
   if (key.id === undefined) return attemptWith(context, row, adaptor, key.channel);
   try {
     return await attemptWith(context, row, adaptor, key.channel);

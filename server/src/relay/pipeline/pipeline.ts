@@ -2,6 +2,7 @@ import { relayError, type AppError } from '../../lib/app-error.js';
 import type { LimitLease } from '../limits/rate-limiter.js';
 import { admit } from '../metering/admission.js';
 import { estimatePromptTokens, promptTokensOf } from '../metering/prompt-tokens.js';
+import { attemptFailed, routingTrail } from '../metering/routing-trail.js';
 import { mapModel } from '../routing/channel-meta.js';
 import { runAttempt } from './attempt.js';
 import type { RoutableChannel } from '../routing/relay-index.js';
@@ -68,6 +69,8 @@ const relayAdmitted = async (
     onQuotaChecked: deps.onQuotaChecked,
   });
   let counted: number | undefined;
+  // The attempts, for the log row: one object and one array per request.
+  const trail = routingTrail(call.strategy, call.affinity);
   const context: RequestContext = {
     deps,
     call,
@@ -83,6 +86,7 @@ const relayAdmitted = async (
       startedAt,
       logged: options.LogConsumeEnabled,
       clientFormat: call.client?.format.name ?? 'openai',
+      routing: trail,
     },
     localPromptTokens: () =>
       (counted ??= promptTokensOf(request, firstModel, options.ApproximateTokenEnabled)),
@@ -91,6 +95,8 @@ const relayAdmitted = async (
 
   let failure: AppError | undefined;
   for (const candidate of call.order) {
+    trail.startedAt = performance.now();
+    trail.key = 0;
     try {
       const answer = await runAttempt(context, candidate.row);
       if (failure === undefined) deps.onChannelSuccess?.(candidate.row.id);
@@ -102,6 +108,7 @@ const relayAdmitted = async (
         throw error;
       }
       failure = error.error;
+      attemptFailed(trail, candidate.row.id, error.error);
       // A kind of request the channel's type cannot take says nothing about the channel's health.
       if (error.channelsFault) {
         deps.onChannelFailure(candidate.row.id, error.error);

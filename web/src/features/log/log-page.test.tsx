@@ -78,3 +78,52 @@ describe('the logs screen: client formats', () => {
     });
   });
 });
+
+describe('the logs screen: the routing decision', () => {
+  beforeEach(async () => {
+    localStorage.clear();
+    notifications.clean();
+    await i18n.changeLanguage('en');
+    writeStorage('user', { id: 1, username: 'root', display_name: 'Root', role: 100, status: 1 });
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('shows an administrator each attempt of a row, in English and Chinese', async () => {
+    const routed: Log = {
+      ...log(5, 'openai', 'gpt-4o'),
+      routing: {
+        strategy: 'least_in_flight',
+        affinity: true,
+        attempts: [
+          { channel: 7, key: 1, status: 500, reason: 'server_error', ms: 31 },
+          { channel: 3, key: 0, status: 200, reason: '', ms: 420 },
+        ],
+      },
+    };
+    stubApi({
+      '/api/log/stat': { success: true, data: { quota: 0, token: 0 } },
+      '/api/log/': { success: true, data: [routed, log(4, 'openai', 'gpt-4o')] },
+    });
+    renderScreen(<LogPage />, { path: '/log' });
+    await waitFor(() => expect(screen.getAllByTestId('log-row')).toHaveLength(2));
+    const [first, second] = screen.getAllByTestId('log-row');
+    expect(within(second!).queryByTestId('log-routing')).toBeNull();
+    expect(within(first!).getByTestId('log-routing').textContent).toContain(
+      'Attempts (least_in_flight) · affinity',
+    );
+    expect(
+      within(first!)
+        .getAllByTestId('log-attempt')
+        .map((attempt) => attempt.textContent),
+    ).toEqual(['channel 7, key 1: 500 server_error, 31 ms', 'channel 3, key 0: 200, 420 ms']);
+    await i18n.changeLanguage('zh');
+    await waitFor(() =>
+      expect(within(first!).getAllByTestId('log-attempt')[0]?.textContent).toBe(
+        '渠道 7，密钥 1：500 server_error，31 毫秒',
+      ),
+    );
+  });
+});

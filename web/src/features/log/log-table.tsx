@@ -1,5 +1,5 @@
 import { Badge, Table, Text, Tooltip } from '@mantine/core';
-import type { Log } from '@sluice/contract/schemas/log';
+import type { Log, LogRouting } from '@sluice/contract/schemas/log';
 import { LOG_TYPE } from '@sluice/contract/statuses';
 import { useTranslation } from 'react-i18next';
 import { ResponsiveTable } from '../../components/responsive-table.js';
@@ -30,7 +30,29 @@ const ClientFormatBadge = ({ value }: { value: string }) => {
   );
 };
 
-/** The log rows; channel and user columns for admins only. */
+/** How the request was routed (admins): the strategy, the affinity, each attempt in order. */
+const RoutingDetail = ({ routing }: { routing: LogRouting }) => {
+  const { t } = useTranslation();
+  return (
+    <Text size="xs" c="dimmed" data-testid="log-routing">
+      {t('log.routing.title', { strategy: routing.strategy })}
+      {routing.affinity ? ` · ${t('log.routing.affinity')}` : ''}
+      {routing.attempts.map((attempt, index) => (
+        <span key={index} data-testid="log-attempt" style={{ display: 'block' }}>
+          {t('log.routing.attempt', {
+            channel: attempt.channel,
+            key: attempt.key,
+            status: attempt.status,
+            reason: attempt.reason ? ` ${attempt.reason}` : '',
+            ms: attempt.ms,
+          })}
+        </span>
+      ))}
+    </Text>
+  );
+};
+
+/** The log rows; channel and user columns for admins only (and the routing in the detail). */
 export const LogTable = ({ logs, admin }: { logs: Log[]; admin: boolean }) => {
   const { t } = useTranslation();
   const formatQuota = useQuotaFormatter();
@@ -79,6 +101,7 @@ export const LogTable = ({ logs, admin }: { logs: Log[]; admin: boolean }) => {
               <Text inherit lineClamp={3} style={{ overflowWrap: 'anywhere' }}>
                 {log.content}
               </Text>
+              {admin && log.routing && <RoutingDetail routing={log.routing} />}
             </Table.Td>
           </Table.Tr>
         ))}

@@ -99,6 +99,11 @@ export const enSite = {
     completionTokens: 'Completion',
     quota: 'Quota',
     detail: 'Detail',
+    routing: {
+      title: 'Attempts ({{strategy}})',
+      affinity: 'affinity',
+      attempt: 'channel {{channel}}, key {{key}}: {{status}}{{reason}}, {{ms}} ms',
+    },
     format: 'Format',
     clientFormat: 'Client format',
     formats: {

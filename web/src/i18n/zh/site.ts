@@ -108,6 +108,11 @@ export const zhSite: Catalogue<typeof enSite> = {
     completionTokens: '补全',
     quota: '额度',
     detail: '详情',
+    routing: {
+      title: '尝试（{{strategy}}）',
+      affinity: '会话亲和',
+      attempt: '渠道 {{channel}}，密钥 {{key}}：{{status}}{{reason}}，{{ms}} 毫秒',
+    },
     format: '格式',
     clientFormat: '客户端格式',
     formats: {
