@@ -125,6 +125,9 @@ export const enOptions = {
       LogConsumeEnabled: 'Log consumption',
       ChannelDisableThreshold: 'Maximum response time (seconds)',
       QuotaRemindThreshold: 'Quota reminder threshold',
+      ChannelBreakerFailures: 'Failures that cool a channel down',
+      ChannelBreakerWindowSeconds: 'Within (seconds)',
+      ChannelBreakerCooldownSeconds: 'Cooldown (seconds)',
       AutomaticDisableChannelEnabled: 'Disable a channel when it fails',
       AutomaticEnableChannelEnabled: 'Enable a channel again when a test succeeds',
       QuotaForNewUser: 'Initial quota of a new user',
@@ -152,6 +155,10 @@ export const enOptions = {
       ChannelDisableThreshold:
         'A channel test slower than this disables the channel (when automatic disabling is on).',
       QuotaRemindThreshold: 'Users are reminded by email when their quota falls below this.',
+      ChannelBreakerFailures:
+        'This many failures in a row pass a channel over for the cooldown, then one request probes it (0: never).',
+      ChannelBreakerWindowSeconds: 'Failures further apart than this do not add up.',
+      ChannelBreakerCooldownSeconds: 'How long a failing channel is passed over before a probe.',
       QuotaForNewUser: 'Given to every new account.',
       PreConsumedQuota: 'Reserved before a request and settled after it.',
       QuotaForInviter: 'Given to a user whose invite link brought a new account.',

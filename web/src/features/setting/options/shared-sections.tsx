@@ -20,6 +20,12 @@ export const MonitorSection = () => {
           description: t('options.hint.ChannelDisableThreshold'),
         },
         { key: 'QuotaRemindThreshold', description: t('options.hint.QuotaRemindThreshold') },
+        { key: 'ChannelBreakerFailures', description: t('options.hint.ChannelBreakerFailures') },
+        { key: 'ChannelBreakerWindowSeconds', description: t('options.hint.ChannelBreakerWindowSeconds') },
+        {
+          key: 'ChannelBreakerCooldownSeconds',
+          description: t('options.hint.ChannelBreakerCooldownSeconds'),
+        },
       ]}
     />
   );
