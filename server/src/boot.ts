@@ -25,6 +25,8 @@ import { createMemoryLimitStore } from './relay/limits/memory-limit-store.js';
 import { createRateLimiter } from './relay/limits/rate-limiter.js';
 import { createRedisLimitStore } from './relay/limits/redis-limit-store.js';
 import { createChannelBreaker } from './relay/routing/channel-breaker.js';
+import { createLiveCounters, LIVE_MINUTES } from './relay/routing/live-counters.js';
+import { liveViews } from './relay/routing/live-snapshot.js';
 import { DEFAULT_UPSTREAM_TIMEOUTS, createUpstream, upstreamTimeouts } from './relay/upstream/upstream.js';
 import { createChannelStatus } from './channels/channel-status.js';
 import { createKeyQuotaAlerts } from './services/key-quota-alerts.js';
@@ -237,6 +239,11 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
         : undefined,
       warn: (error, doing) => logger.warn({ err: error }, `channel breaker: ${doing} failed`),
     });
+    // The live dashboard's per-minute counters: in memory, or added up across instances in Redis.
+    const live = createLiveCounters({
+      run: runScript,
+      warn: (error) => logger.warn({ err: error }, 'live dashboard: Redis did not take the counts'),
+    });
     const channelOperations = {
       ...createChannelOperations({
         db: main.db,
@@ -248,6 +255,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
         keyStates: channelKeys,
       }),
       breaker: breaker.view,
+      live: liveViews(live, LIVE_MINUTES),
     };
     const channelMetrics = config.enableMetric
       ? createChannelMetrics({
@@ -302,6 +310,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
         run: cache.runScript,
         registry: metrics.registry,
         warn: (error: unknown) => logger.warn({ err: error }, 'conversation affinity: Redis did not answer'),
+        live,
       }),
       limiter,
       breaker,

@@ -21,6 +21,7 @@ import { tokenRoutes } from './token-routes.js';
 import { twoFactorRoutes } from './two-factor-routes.js';
 import { adminTopUpRoutes, userAdminRoutes } from './user-admin-routes.js';
 import { statusRoutes } from './status-routes.js';
+import { liveDashboardRoutes, userLiveDashboardRoutes } from './live-dashboard-routes.js';
 import { userDashboardRoutes } from './user-dashboard-routes.js';
 import { userModelRoutes } from './user-model-routes.js';
 import { userRoutes } from './user-routes.js';
@@ -42,6 +43,7 @@ export const API_ROUTES: readonly [path: string, build: (deps: RouteDeps) => Hon
   ['/user', (deps) => twoFactorRoutes(deps.services, deps.critical)],
   ['/user', (deps) => passkeyRoutes(deps.services, deps.critical)],
   ['/user', (deps) => userDashboardRoutes(deps.services)],
+  ['/user', (deps) => userLiveDashboardRoutes(deps.services, deps.channelOperations)],
   ['/user', (deps) => userModelRoutes(deps.services)],
   ['/user', (deps) => userAdminRoutes(deps.services)],
   ['/token', (deps) => tokenRoutes(deps.services)],
@@ -53,6 +55,7 @@ export const API_ROUTES: readonly [path: string, build: (deps: RouteDeps) => Hon
   ['/topup', (deps) => adminTopUpRoutes(deps.services)],
   ['/option', (deps) => optionRoutes(deps.services)],
   ['/log', (deps) => logRoutes(deps.services)],
+  ['/dashboard', (deps) => liveDashboardRoutes(deps.services, deps.channelOperations)],
   ['/oauth', (deps) => oauthRoutes(deps.services, deps.critical)],
   ['/audit', (deps) => auditRoutes(deps.services)],
   ['/alert', (deps) => alertRoutes(deps.services)],

@@ -8,6 +8,7 @@ import { AppError, businessError } from '../lib/app-error.js';
 import type { Services } from '../services/services.js';
 import { requireRole } from './middleware/auth.js';
 import { ok, readJson, readId, readQuery } from './respond.js';
+import type { LiveDashboardPort } from './live-dashboard-port.js';
 
 export interface ChannelTestProgress {
   readonly running: boolean;
@@ -56,6 +57,8 @@ export interface ChannelOperations {
   updateBalance(id: number): Promise<number | undefined>;
   /** A channel's breaker on this instance (the relay's; cooledUntil in Unix seconds, 0 when closed). */
   readonly breaker?: (id: number) => { readonly state: ChannelBreakerState; readonly cooledUntil: number };
+  /** The relay's live counters (the live dashboards, live-dashboard-routes.ts). */
+  readonly live?: LiveDashboardPort;
 }
 
 /** One key's channel test: its place, id and masked form, and how the test went. */

@@ -40,6 +40,8 @@ const ROUTES: Readonly<Record<string, Level>> = {
   // With PricingPublic on, visitors too (pricing-routes.test.ts checks both).
   'GET /api/pricing': 'user',
   'GET /api/user/dashboard': 'user',
+  'GET /api/user/dashboard/live': 'user',
+  'GET /api/dashboard/live': 'admin',
   'POST /api/user/topup': 'user',
   'GET /api/oauth/wechat/bind': 'user',
   'GET /api/oauth/email/bind': 'user',

@@ -55,7 +55,7 @@ export const settle = (answer: Answer, cost: number, usage: Usage, stream: boole
   const { deps, charged, lease } = answer.context;
   // The rate limits' tokens per minute count what is billed: the estimate replaced by the usage.
   lease?.settle(usage.prompt_tokens + usage.completion_tokens);
-  answer.context.call.route?.settled(answer.model, usage);
+  answer.context.call.route?.settled(answer.model, usage, charged.payer.userId, cost);
   deps.track(
     deps.billing.settle(
       settlementOf(charged, {

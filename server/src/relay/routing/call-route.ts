@@ -2,6 +2,7 @@ import type { Usage } from '../providers/adaptor.js';
 import type { RelayReply } from '../pipeline/relay-response.js';
 import type { AffinityStore, Pin } from './affinity-store.js';
 import type { CacheHitMetrics } from './cache-hit-metrics.js';
+import type { LiveCounters } from './live-counters.js';
 import { loadOf, observeLatency, type StrategyState } from './channel-load.js';
 import type { KeyRoute, PickedKey } from './channel-keys.js';
 
@@ -10,6 +11,7 @@ export interface RouteSinks {
   readonly state: StrategyState;
   readonly affinity: AffinityStore;
   readonly cacheHits?: CacheHitMetrics | undefined;
+  readonly live?: LiveCounters | undefined;
 }
 
 /**
@@ -26,6 +28,8 @@ export class CallRoute implements KeyRoute {
   private pickedAt = 0;
   private counted = false;
   private triedPin = false;
+  /** An attempt picked and not answered yet (the live dashboard counts it failed if the next is picked). */
+  private attempting = false;
 
   constructor(
     private readonly sinks: RouteSinks,
@@ -42,6 +46,8 @@ export class CallRoute implements KeyRoute {
 
   picked(channelId: number, key: PickedKey): void {
     this.leave();
+    if (this.attempting) this.sinks.live?.failed(this.channelId);
+    this.attempting = true;
     this.channelId = channelId;
     this.keyId = key.id;
     if (channelId === this.pin?.channelId) this.triedPin = true;
@@ -50,17 +56,21 @@ export class CallRoute implements KeyRoute {
     this.counted = true;
   }
 
-  /** The usage an answer was billed by (answers.ts `settle`): its cache hits, counted. */
-  settled(model: string, usage: Usage): void {
+  /** The usage an answer was billed by (answers.ts `settle`): its cache hits and the live dashboard's counts. */
+  settled(model: string, usage: Usage, userId = 0, quota = 0): void {
     if (this.channelId === 0) return;
     const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
     this.sinks.cacheHits?.observe(this.channelId, this.keyId, model, usage.prompt_tokens, cached);
+    this.sinks.live?.settled(userId, model, usage.prompt_tokens, usage.completion_tokens, cached, quota);
   }
 
   /** The answer the pipeline hands over: its channel measured and pinned; its end frees its slot. */
   answered(reply: RelayReply): RelayReply {
     if (this.channelId === 0) return reply;
-    observeLatency(this.sinks.state, this.channelId, performance.now() - this.pickedAt);
+    const firstByte = performance.now() - this.pickedAt;
+    observeLatency(this.sinks.state, this.channelId, firstByte);
+    if (this.attempting) this.sinks.live?.answered(this.channelId, firstByte);
+    this.attempting = false;
     const { pin, conversation } = this;
     if (conversation !== undefined && (pin?.channelId !== this.channelId || pin.keyId !== this.keyId))
       this.sinks.affinity.remember(
@@ -84,6 +94,8 @@ export class CallRoute implements KeyRoute {
   /** No channel answered: the slot freed; a pinned channel that was tried loses the conversation. */
   failed(): void {
     this.leave();
+    if (this.attempting) this.sinks.live?.failed(this.channelId);
+    this.attempting = false;
     if (this.conversation !== undefined && this.triedPin) this.sinks.affinity.forget(this.conversation);
   }
 

@@ -9,6 +9,7 @@ import type { RelayRequest } from '../request/relay-request.js';
 import { createAffinityStore, type AffinityStore, type Pin } from './affinity-store.js';
 import { registerCacheHitMetrics, type CacheHitMetrics } from './cache-hit-metrics.js';
 import { CallRoute } from './call-route.js';
+import type { LiveCounters } from './live-counters.js';
 import { createStrategyState, type StrategyState } from './channel-load.js';
 import { conversationKeyOf } from './conversation-key.js';
 import type { RoutableChannel } from './relay-index.js';
@@ -69,11 +70,13 @@ export const createChannelRouter = (deps: {
   readonly run?: ScriptRunner | undefined;
   readonly registry?: Registry | undefined;
   readonly warn?: (error: unknown) => void;
+  /** The live dashboard's counters (live-counters.ts), fed by each request's route. */
+  readonly live?: LiveCounters | undefined;
 }): ChannelRouter => {
   const state = createStrategyState();
   const affinity = createAffinityStore({ run: deps.run, warn: deps.warn });
   const cacheHits = deps.registry ? registerCacheHitMetrics(deps.registry) : undefined;
-  const sinks = { state, affinity, cacheHits };
+  const sinks = { state, affinity, cacheHits, live: deps.live };
   let readText: string | undefined;
   let groups: GroupRoutingStrategies = {};
 
