@@ -11,6 +11,7 @@ import { formatNumber, useQuotaFormatter } from '../../lib/format.js';
 import { useSession } from '../../lib/session.js';
 import { getUsage } from './dashboard-api.js';
 import { DashboardFilterBar } from './dashboard-filters.js';
+import { LiveSection } from './live-section.js';
 import {
   defaultFilters,
   isEmptyUsage,
@@ -87,6 +88,7 @@ export const DashboardPage = () => {
       testId="dashboard-page"
       actions={<RefreshButton loading={usage.isFetching} onClick={() => setNow(new Date())} />}
     >
+      <LiveSection />
       <DashboardFilterBar filters={filters} onChange={change} admin={isAdmin} />
       {typeof range === 'string' && (
         <Text size="sm" c="red" data-testid="dashboard-range-error">
