@@ -12,6 +12,7 @@ import { startTestSluice, type TestSluice } from '../../test-support/test-sluice
 import { fileJournal, memoryJournal, processStartedAt, type JournalOwner } from './billing-journal.js';
 import { createBillingRecovery } from './billing-recovery.js';
 import { createBilling } from './billing.js';
+import { releaseReservation } from './reservation-rows.js';
 import { writeSettlements, type Settlement } from './settlement-write.js';
 
 const START = 100_000;
@@ -261,6 +262,47 @@ describe.each(testDialects())('billing recovery after a crash, on %s', (dialect)
     expect(await logRows()).toEqual([['e-late', 250]]);
     // Only its tombstone is left (purged after a week): nothing is held.
     expect((await reservations()).map((row) => Number(row.released_at) > 0)).toEqual([true]);
+  });
+
+  it('gives back what a reservation holds at its release, not what a read before it saw', async () => {
+    // A lapsed lease while the instance still writes: a settlement's draw commits between the
+    // recovery's read of the rows and its release of one. Found by the billing-lag test on a loaded
+    // machine: the stale amount gave the user every such draw back.
+    const id = randomUUID();
+    await db()
+      .insertInto('sluice_reservations')
+      .values({
+        id,
+        instance_id: randomUUID(),
+        user_id: userId,
+        token_id: tokenId,
+        unlimited: false,
+        quota: 1_000,
+        created_at: nowSeconds(),
+        released_at: 0,
+      })
+      .execute();
+    const [seen] = await reservations();
+    await db()
+      .updateTable('sluice_reservations')
+      .set((eb) => ({ quota: eb('quota', '-', 300) }))
+      .where('id', '=', id)
+      .execute();
+    const row = { id, user_id: userId, token_id: tokenId, unlimited: false, quota: Number(seen?.quota) };
+    expect(row.quota).toBe(1_000);
+    expect(
+      await db()
+        .transaction()
+        .execute((trx) => releaseReservation(trx, row)),
+    ).toBe(700);
+    expect(await balances()).toMatchObject({ quota: START + 700, tokenRemain: START + 700 });
+    // A second party (an instance giving its idle pool back, another recovery) gives nothing.
+    expect(
+      await db()
+        .transaction()
+        .execute((trx) => releaseReservation(trx, row)),
+    ).toBeUndefined();
+    expect(await balances()).toMatchObject({ quota: START + 700, tokenRemain: START + 700 });
   });
 
   it('writes a batch whose COMMIT outcome was unknown only once when it is tried again', async () => {

@@ -129,15 +129,13 @@ export const createBillingRecovery = (deps: RecoveryDeps) => {
     for (;;) {
       const rows = await pick();
       if (rows.length === 0) break;
-      for (const row of rows)
-        if (
-          await db
-            .transaction()
-            .execute((trx) => releaseReservation(trx, { ...row, quota: Number(row.quota) }))
-        ) {
+      for (const row of rows) {
+        const given = await db.transaction().execute((trx) => releaseReservation(trx, row));
+        if (given !== undefined) {
           released += 1;
-          quota += Number(row.quota);
+          quota += given;
         }
+      }
     }
     return { released, quota };
   };

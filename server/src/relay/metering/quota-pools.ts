@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../../db/tables.js';
 import { relayError } from '../../lib/app-error.js';
-import { insertReservation } from './reservation-rows.js';
+import { claimReservation, insertReservation } from './reservation-rows.js';
 import type { Payer } from './settlement-write.js';
 
 export interface PoolsDeps {
@@ -209,14 +209,10 @@ export const createQuotaPools = (deps: PoolsDeps) => {
   const giveBack = async (pool: Pool): Promise<void> => {
     const { payer } = pool;
     const given = await db.transaction().execute(async (trx) => {
-      const row = await trx
-        .selectFrom('sluice_reservations')
-        .select(['quota', 'released_at'])
-        .where('id', '=', pool.id)
-        .executeTakeFirst();
-      // A recovery gave it back already (this instance stalled past its lease).
-      if (!row || Number(row.released_at) !== 0) return 0;
-      const amount = Number(row.quota);
+      // Claimed first: a recovery that released it meanwhile (this instance stalled past its lease)
+      // gave it back already, and only one of the two may.
+      const amount = await claimReservation(trx, pool.id);
+      if (amount === undefined) return 0;
       await trx
         .updateTable('users')
         .set((eb) => ({ quota: eb('quota', '+', amount) }))

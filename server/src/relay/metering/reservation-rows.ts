@@ -61,31 +61,49 @@ export class ReservationMoved extends Error {
 }
 
 /**
- * Recovery: gives one held reservation back (marks it released, and gives the user and a limited
- * key what it holds — or charges what it owes, when it is below zero) unless another recovery
- * released it first. Whether this call did.
+ * Claims a held reservation for giving back: marks it released (a tombstone) unless another party
+ * did first, and answers what it holds as of the claim — `undefined` when it was not held. The
+ * amount is read after the row is claimed, never before: a settlement's draw committed between a
+ * read and the claim would otherwise be given back to the user a second time.
  */
-export const releaseReservation = async (
-  trx: Transaction<Tables>,
-  row: { id: string; user_id: number; token_id: number; unlimited: boolean | number; quota: number },
-): Promise<boolean> => {
+export const claimReservation = async (trx: Transaction<Tables>, id: string): Promise<number | undefined> => {
   const marked = await trx
     .updateTable('sluice_reservations')
     .set({ released_at: nowSeconds() })
-    .where('id', '=', row.id)
+    .where('id', '=', id)
     .where('released_at', '=', 0)
     .executeTakeFirst();
-  if (Number(marked.numUpdatedRows) !== 1) return false;
+  if (Number(marked.numUpdatedRows) !== 1) return undefined;
+  // The row is this transaction's now (no draw can move it until COMMIT): its quota is the last.
+  const row = await trx
+    .selectFrom('sluice_reservations')
+    .select('quota')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return Number(row.quota);
+};
+
+/**
+ * Gives one held reservation back to its user (and a limited key): what it holds, or charges what it
+ * owes when it is below zero, unless another party released it first. Answers the amount given back
+ * (`undefined`: it was not held).
+ */
+export const releaseReservation = async (
+  trx: Transaction<Tables>,
+  row: { id: string; user_id: number; token_id: number; unlimited: boolean | number },
+): Promise<number | undefined> => {
+  const quota = await claimReservation(trx, row.id);
+  if (quota === undefined) return undefined;
   await trx
     .updateTable('users')
-    .set((eb) => ({ quota: eb('quota', '+', row.quota) }))
+    .set((eb) => ({ quota: eb('quota', '+', quota) }))
     .where('id', '=', row.user_id)
     .execute();
   if (!row.unlimited)
     await trx
       .updateTable('tokens')
-      .set((eb) => ({ remain_quota: eb('remain_quota', '+', row.quota) }))
+      .set((eb) => ({ remain_quota: eb('remain_quota', '+', quota) }))
       .where('id', '=', row.token_id)
       .execute();
-  return true;
+  return quota;
 };
