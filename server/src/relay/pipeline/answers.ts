@@ -9,6 +9,7 @@ import { StreamRefused } from '../stream/stream-opening.js';
 import { relayStream } from '../stream/stream-relay.js';
 import type { UpstreamResponse } from '../upstream/upstream.js';
 import { FirstByteTimeout } from '../upstream/upstream-timeout.js';
+import { addCostHeaders } from './cost-headers.js';
 import type { RequestContext } from './relay-context.js';
 import { passedOn, reply, safeJson, type ChunkSource, type RelayReply } from './relay-response.js';
 import { pollTask } from './task-polling.js';
@@ -133,6 +134,8 @@ const streamAnswer = (answer: Answer): RelayReply | Promise<RelayReply> => {
     meta: answer.meta,
     upstream: response,
     clientWantsUsage: answer.context.call.request.clientWantsUsage,
+    dollarsOf: (usage) =>
+      usageQuota(usageOrCount(answer, usage, ''), answer.ratios) / answer.context.options.QuotaPerUnit,
     abortUpstream: () => response.body.destroy(),
     onFinish: (outcome) => {
       const usage = usageOrCount(answer, outcome.usage, outcome.text);
@@ -187,10 +190,14 @@ const transcriptAnswer = async (answer: Answer): Promise<RelayReply> => {
   const text = typeof transcript === 'string' ? transcript : '';
   const tokens = countTextTokens(text, answer.model, answer.context.options.ApproximateTokenEnabled);
   const usage = { prompt_tokens: 0, completion_tokens: tokens, total_tokens: tokens };
-  settle(answer, transcriptQuota(tokens, answer.ratios), usage, false, false);
-  return reply(raw, answer.response.status, requestIdOf(answer), {
-    'content-type': answer.contentType || 'text/plain',
-  });
+  const cost = transcriptQuota(tokens, answer.ratios);
+  settle(answer, cost, usage, false, false);
+  return reply(
+    raw,
+    answer.response.status,
+    requestIdOf(answer),
+    addCostHeaders(answer.context, cost, { 'content-type': answer.contentType || 'text/plain' }),
+  );
 };
 
 /**
@@ -234,32 +241,36 @@ const parsedAnswer = async (answer: Answer): Promise<{ raw?: Buffer; parsed: Par
 };
 
 /** The client's answer: the upstream's bytes from a pass-through provider, else the translation. */
-const jsonReply = (answer: Answer, raw: Buffer | undefined, body: unknown): RelayReply =>
+const jsonReply = (answer: Answer, raw: Buffer | undefined, body: unknown, cost: number): RelayReply =>
   answer.adaptor.kind === 'pass-through' && raw
-    ? reply(raw, answer.response.status, requestIdOf(answer), {
-        'content-type': answer.contentType || 'application/json',
-      })
-    : reply(JSON.stringify(body), 200, requestIdOf(answer), { 'content-type': 'application/json' });
+    ? reply(
+        raw,
+        answer.response.status,
+        requestIdOf(answer),
+        addCostHeaders(answer.context, cost, { 'content-type': answer.contentType || 'application/json' }),
+      )
+    : reply(
+        JSON.stringify(body),
+        200,
+        requestIdOf(answer),
+        addCostHeaders(answer.context, cost, { 'content-type': 'application/json' }),
+      );
 
 /** Images: priced per image by model, size and quality (pricing.ts), whatever the upstream counts. */
 const imageAnswer = async (answer: Answer): Promise<RelayReply> => {
   const { raw, parsed } = await parsedAnswer(answer);
-  settle(
-    answer,
-    imageQuota(answer.model, answer.context.call.request.body, answer.ratios),
-    NO_USAGE,
-    false,
-    false,
-  );
-  return jsonReply(answer, raw, parsed.body);
+  const cost = imageQuota(answer.model, answer.context.call.request.body, answer.ratios);
+  settle(answer, cost, NO_USAGE, false, false);
+  return jsonReply(answer, raw, parsed.body, cost);
 };
 
 /** Chat, completions, embeddings, moderations: billed by the usage (or the local count). */
 const jsonAnswer = async (answer: Answer): Promise<RelayReply> => {
   const { raw, parsed } = await parsedAnswer(answer);
   const usage = usageOrCount(answer, parsed.usage, parsed.text ?? '');
-  settle(answer, usageQuota(usage, answer.ratios), usage, false, answer.systemPromptReset);
-  return jsonReply(answer, raw, parsed.body);
+  const cost = usageQuota(usage, answer.ratios);
+  settle(answer, cost, usage, false, answer.systemPromptReset);
+  return jsonReply(answer, raw, parsed.body, cost);
 };
 
 /** The answer handlers, one per kind. */

@@ -205,7 +205,9 @@ describe('relay: DashScope text-to-image polled as a task, Zhipu v3 stream usage
       }
       expect(text).toBe(zhipu.reply);
       expect(zhipu.requests.at(-1)?.path).toBe(`/api/paas/v3/model-api/${CHATGLM}/sse-invoke`);
-      expect(usages).toEqual([{ prompt_tokens: 123, completion_tokens: 45, total_tokens: 168 }]);
+      expect(usages).toEqual([
+        { prompt_tokens: 123, completion_tokens: 45, total_tokens: 168, cost: expect.any(Number) as number },
+      ]);
       const bill = await billOf(user.userId);
       expect(bill.logs).toHaveLength(1);
       expect(bill.logs[0]).toMatchObject({

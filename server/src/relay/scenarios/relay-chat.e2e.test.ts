@@ -143,7 +143,10 @@ describe('relay: chat completions through the openai SDK', () => {
     });
     const usages = [];
     for await (const chunk of stream) if (chunk.usage) usages.push(chunk.usage);
-    expect(usages).toEqual([{ prompt_tokens: 9, completion_tokens: 12, total_tokens: 21 }]);
+    // With what Sluice bills for it, in dollars (usage.cost, as OpenRouter tells it).
+    expect(usages).toEqual([
+      { prompt_tokens: 9, completion_tokens: 12, total_tokens: 21, cost: expect.any(Number) as number },
+    ]);
   });
 
   it('counts locally when the upstream gives no usage', async () => {

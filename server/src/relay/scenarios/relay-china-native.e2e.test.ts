@@ -155,7 +155,9 @@ describe('relay: Baidu, Zhipu and Alibaba native channels through the openai SDK
       );
       expect(result.text).toBe(baidu.reply);
       expect(result.finish).toBe('stop');
-      expect(result.usages).toEqual([{ prompt_tokens: 5, completion_tokens: 11, total_tokens: 16 }]);
+      expect(result.usages).toEqual([
+        { prompt_tokens: 5, completion_tokens: 11, total_tokens: 16, cost: expect.any(Number) as number },
+      ]);
       expect(baidu.requests.at(-1)?.json).toMatchObject({ system: 'Be brief.', stream: true });
       expect(baidu.tokenFetches.value).toBe(1);
       await expectBilled(user.userId, ERNIE, CHANNEL_TYPE.baidu, 5, 11);
@@ -237,7 +239,9 @@ describe('relay: Baidu, Zhipu and Alibaba native channels through the openai SDK
       );
       expect(result.text).toBe(zhipu.reply);
       expect(result.finish).toBe('stop');
-      expect(result.usages).toEqual([{ prompt_tokens: 31, completion_tokens: 9, total_tokens: 40 }]);
+      expect(result.usages).toEqual([
+        { prompt_tokens: 31, completion_tokens: 9, total_tokens: 40, cost: expect.any(Number) as number },
+      ]);
       await expectBilled(user.userId, GLM, CHANNEL_TYPE.zhipu, 31, 9);
     });
 
@@ -290,7 +294,9 @@ describe('relay: Baidu, Zhipu and Alibaba native channels through the openai SDK
       );
       expect(result.text).toBe(ali.reply);
       expect(result.finish).toBe('stop');
-      expect(result.usages).toEqual([{ prompt_tokens: 10, completion_tokens: 8, total_tokens: 18 }]);
+      expect(result.usages).toEqual([
+        { prompt_tokens: 10, completion_tokens: 8, total_tokens: 18, cost: expect.any(Number) as number },
+      ]);
       await expectBilled(user.userId, QWEN, CHANNEL_TYPE.ali, 10, 8);
     });
 

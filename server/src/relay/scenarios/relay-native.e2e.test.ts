@@ -145,7 +145,9 @@ describe('relay: native Anthropic and Gemini channels through the openai SDK', (
       );
       expect(result.text).toBe(anthropic.reply);
       expect(result.finish).toBe('stop');
-      expect(result.usages).toEqual([{ prompt_tokens: 12, completion_tokens: 9, total_tokens: 21 }]);
+      expect(result.usages).toEqual([
+        { prompt_tokens: 12, completion_tokens: 9, total_tokens: 21, cost: expect.any(Number) as number },
+      ]);
       expect(anthropic.requests.at(-1)?.json?.['stream']).toBe(true);
       const log = await expectBilled(user.userId, CLAUDE, 12, 9);
       expect(Boolean(log.is_stream)).toBe(true);
@@ -306,7 +308,9 @@ describe('relay: native Anthropic and Gemini channels through the openai SDK', (
       );
       expect(result.text).toBe(gemini.reply);
       expect(result.finish).toBe('stop');
-      expect(result.usages).toEqual([{ prompt_tokens: 6, completion_tokens: 10, total_tokens: 16 }]);
+      expect(result.usages).toEqual([
+        { prompt_tokens: 6, completion_tokens: 10, total_tokens: 16, cost: expect.any(Number) as number },
+      ]);
       expect(gemini.requests.at(-1)?.path).toBe(`/v1beta/models/${GEMINI}:streamGenerateContent`);
       await expectBilled(user.userId, GEMINI, 6, 10);
     });

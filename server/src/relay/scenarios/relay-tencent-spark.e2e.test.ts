@@ -108,7 +108,12 @@ describe('relay: Tencent Hunyuan and iFlytek Spark channels through the openai S
       }
       expect(text).toBe(tencent.reply);
       expect(finish).toBe('stop');
-      expect(usage).toEqual({ prompt_tokens: 611, completion_tokens: 1203, total_tokens: 1814 });
+      expect(usage).toEqual({
+        prompt_tokens: 611,
+        completion_tokens: 1203,
+        total_tokens: 1814,
+        cost: expect.any(Number) as number,
+      });
       expect(tencent.requests.at(-1)?.json?.['Stream']).toBe(true);
       const log = await billed(user.userId);
       expect(log.quota).toBe(costOf(HUNYUAN, CHANNEL_TYPE.tencent, 611, 1203));
@@ -228,7 +233,12 @@ describe('relay: Tencent Hunyuan and iFlytek Spark channels through the openai S
       expect(text).toBe(spark.reply);
       expect(chunks).toBeGreaterThan(3);
       expect(finish).toBe('stop');
-      expect(usage).toEqual({ prompt_tokens: 411, completion_tokens: 977, total_tokens: 1388 });
+      expect(usage).toEqual({
+        prompt_tokens: 411,
+        completion_tokens: 977,
+        total_tokens: 1388,
+        cost: expect.any(Number) as number,
+      });
       expect(spark.requests.at(-1)?.url.split('?')[0]).toBe('/v1.1/chat');
       const log = await billed(user.userId);
       expect(log.quota).toBe(costOf('Spark-Lite', CHANNEL_TYPE.xunfei, 411, 977));

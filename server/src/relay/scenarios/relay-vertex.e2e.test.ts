@@ -138,7 +138,9 @@ describe('relay: Vertex AI channels (service-account token, Gemini and Claude) t
       }),
     );
     expect(result.text).toBe(vertex.gemini.reply);
-    expect(result.usages).toEqual([{ prompt_tokens: 6, completion_tokens: 10, total_tokens: 16 }]);
+    expect(result.usages).toEqual([
+      { prompt_tokens: 6, completion_tokens: 10, total_tokens: 16, cost: expect.any(Number) as number },
+    ]);
     expect(vertex.requests.at(-1)?.path).toMatch(
       /models\/gemini-1\.5-pro-001:streamGenerateContent\?alt=sse$/,
     );
@@ -178,7 +180,9 @@ describe('relay: Vertex AI channels (service-account token, Gemini and Claude) t
     );
     expect(result.text).toBe(vertex.anthropic.reply);
     expect(result.finish).toBe('stop');
-    expect(result.usages).toEqual([{ prompt_tokens: 13, completion_tokens: 8, total_tokens: 21 }]);
+    expect(result.usages).toEqual([
+      { prompt_tokens: 13, completion_tokens: 8, total_tokens: 21, cost: expect.any(Number) as number },
+    ]);
     expect(vertex.requests.at(-1)?.path).toMatch(/models\/claude-3-5-haiku@20241022:streamRawPredict$/);
     await expectBilled(user, CLAUDE, 13, 8);
   });

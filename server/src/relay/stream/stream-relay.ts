@@ -45,6 +45,11 @@ export interface StreamOptions {
   readonly upstream: UpstreamResponse;
   /** The client asked for usage itself; otherwise the usage chunk Sluice asked for is dropped. */
   readonly clientWantsUsage: boolean;
+  /**
+   * What a usage costs in dollars: written as `usage.cost` into the usage the client gets (over any
+   * cost of the upstream's own), so it says what Sluice bills for it.
+   */
+  readonly dollarsOf?: ((usage: Usage) => number) | undefined;
   readonly abortUpstream: () => void;
   readonly onFinish: (outcome: StreamOutcome) => void;
 }
@@ -126,6 +131,12 @@ export const relayStream = (options: StreamOptions): RelayStream => {
       if (found && found.total_tokens > 0) usage = found;
       const noChoices = !Array.isArray(chunk?.choices) || chunk.choices.length === 0;
       if (noChoices && (!found || !options.clientWantsUsage)) return '';
+      if (found && chunk && options.dollarsOf) {
+        chunk.usage = { ...(chunk.usage as object), cost: options.dollarsOf(found) };
+        const out = latin1Of(sseData(JSON.stringify(chunk)));
+        if (!usage) pending.push(out);
+        return out;
+      }
     }
     const out = sseData(data);
     if (!usage) pending.push(out);
@@ -208,7 +219,12 @@ export const relayStream = (options: StreamOptions): RelayStream => {
     if (errored) return out;
     if (!binary && options.clientWantsUsage && usage)
       out += sseData(
-        JSON.stringify({ object: 'chat.completion.chunk', model: meta.model, choices: [], usage }),
+        JSON.stringify({
+          object: 'chat.completion.chunk',
+          model: meta.model,
+          choices: [],
+          usage: options.dollarsOf ? { ...usage, cost: options.dollarsOf(usage) } : usage,
+        }),
       );
     if (!binary || !done) out += sseData('[DONE]');
     return out;
