@@ -4,8 +4,9 @@
  * are first locked in id order (`SELECT … ORDER BY id FOR UPDATE`), so that two instances' batches
  * never deadlock each other; SQLite has one writer at a time.
  */
-import { sql, type RawBuilder, type Transaction } from 'kysely';
+import { sql, type Compilable, type RawBuilder, type Transaction } from 'kysely';
 import type { Dialect } from '../../db/dsn.js';
+import { templated } from '../../db/query-template.js';
 import type { Tables } from '../../db/tables.js';
 import { ReservationMoved } from './reservation-rows.js';
 
@@ -27,20 +28,46 @@ const chunks = <Id>(ids: readonly Id[]): Id[][] => {
   return out;
 };
 
+type Value = number | string;
+
+/** `CASE id WHEN … THEN … END` over (id, value) pairs, each value cast to an integer (PostgreSQL cannot infer it). */
+const caseOf = (dialect: Dialect, pairs: readonly (readonly [Value, Value])[]): RawBuilder<number> =>
+  sql<number>`CASE id ${sql.join(
+    pairs.map(([id, value]) => sql`WHEN ${id} THEN CAST(${value} AS ${sql.raw(INTEGER[dialect])})`),
+    sql` `,
+  )} END`;
+
+/** Values laid out `width` per id (the id first) back as rows. */
+const rowsOf = (values: readonly Value[], width: number): Value[][] => {
+  const rows: Value[][] = [];
+  for (let start = 0; start < values.length; start += width) rows.push(values.slice(start, start + width));
+  return rows;
+};
+
+const pairs = (rows: readonly Value[][], column: number) =>
+  rows.map((row) => [row[0] as Value, row[column] as Value] as const);
+
+/**
+ * Each statement is compiled by Kysely once per shape (table, number of ids) and then run with its
+ * values (db/query-template.ts): a batch's few statements cost less than their compilation.
+ */
 export const createBalanceMoves = (trx: Transaction<Tables>, dialect: Dialect) => {
-  /** `CASE id WHEN … THEN … END`, each value cast to an integer (PostgreSQL cannot infer it). */
-  const caseOf = <Id extends number | string>(
-    ids: readonly Id[],
-    value: (id: Id) => number,
-  ): RawBuilder<number> =>
-    sql<number>`CASE id ${sql.join(
-      ids.map((id) => sql`WHEN ${id} THEN CAST(${value(id)} AS ${sql.raw(INTEGER[dialect])})`),
-      sql` `,
-    )} END`;
+  const run = async (name: string, build: (...values: Value[]) => Compilable, values: Value[]) =>
+    trx.executeQuery(templated(trx, name, build, values));
 
   const lock = async (table: 'users' | 'tokens' | 'channels', ids: readonly number[]) => {
     if (dialect !== 'sqlite')
-      await trx.selectFrom(table).select('id').where('id', 'in', ids).orderBy('id').forUpdate().execute();
+      await run(
+        `lock ${table} ${ids.length}`,
+        (...locked) =>
+          trx
+            .selectFrom(table)
+            .select('id')
+            .where('id', 'in', locked as number[])
+            .orderBy('id')
+            .forUpdate(),
+        [...ids],
+      );
   };
 
   const sorted = (map: ReadonlyMap<number, Sums>) => [...map.keys()].sort((left, right) => left - right);
@@ -51,27 +78,29 @@ export const createBalanceMoves = (trx: Transaction<Tables>, dialect: Dialect) =
     users: async (sums: ReadonlyMap<number, Sums>) => {
       for (const ids of chunks(sorted(sums))) {
         await lock('users', ids);
-        await trx
-          .updateTable('users')
-          .set((eb) => ({
-            quota: eb(
-              'quota',
-              '-',
-              caseOf(ids, (id) => of(sums, id).balance),
-            ),
-            used_quota: eb(
-              'used_quota',
-              '+',
-              caseOf(ids, (id) => of(sums, id).used),
-            ),
-            request_count: eb(
-              'request_count',
-              '+',
-              caseOf(ids, (id) => of(sums, id).requests),
-            ),
-          }))
-          .where('id', 'in', ids)
-          .execute();
+        const values = ids.flatMap((id) => {
+          const { balance, used, requests } = of(sums, id);
+          return [id, balance, used, requests];
+        });
+        await run(
+          `move users ${ids.length}`,
+          (...laid) => {
+            const rows = rowsOf(laid, 4);
+            return trx
+              .updateTable('users')
+              .set((eb) => ({
+                quota: eb('quota', '-', caseOf(dialect, pairs(rows, 1))),
+                used_quota: eb('used_quota', '+', caseOf(dialect, pairs(rows, 2))),
+                request_count: eb('request_count', '+', caseOf(dialect, pairs(rows, 3))),
+              }))
+              .where(
+                'id',
+                'in',
+                rows.map((row) => row[0] as number),
+              );
+          },
+          values,
+        );
       }
     },
     /** Keys: their used quota and access time; the remaining quota of limited keys only. */
@@ -79,27 +108,31 @@ export const createBalanceMoves = (trx: Transaction<Tables>, dialect: Dialect) =
       for (const ids of chunks(sorted(sums))) {
         await lock('tokens', ids);
         const anyLimited = ids.some((id) => limited.has(id));
-        await trx
-          .updateTable('tokens')
-          .set((eb) => ({
-            ...(anyLimited
-              ? {
-                  remain_quota: eb(
-                    'remain_quota',
-                    '-',
-                    caseOf(ids, (id) => (limited.has(id) ? of(sums, id).balance : 0)),
-                  ),
-                }
-              : {}),
-            used_quota: eb(
-              'used_quota',
-              '+',
-              caseOf(ids, (id) => of(sums, id).used),
-            ),
-            accessed_time: now,
-          }))
-          .where('id', 'in', ids)
-          .execute();
+        const values = ids.flatMap((id) => {
+          const { balance, used } = of(sums, id);
+          return [id, limited.has(id) ? balance : 0, used];
+        });
+        await run(
+          `move tokens ${ids.length} ${anyLimited}`,
+          (at, ...laid) => {
+            const rows = rowsOf(laid, 3);
+            return trx
+              .updateTable('tokens')
+              .set((eb) => ({
+                ...(anyLimited
+                  ? { remain_quota: eb('remain_quota', '-', caseOf(dialect, pairs(rows, 1))) }
+                  : {}),
+                used_quota: eb('used_quota', '+', caseOf(dialect, pairs(rows, 2))),
+                accessed_time: at as number,
+              }))
+              .where(
+                'id',
+                'in',
+                rows.map((row) => row[0] as number),
+              );
+          },
+          [now, ...values],
+        );
       }
     },
     /**
@@ -108,36 +141,44 @@ export const createBalanceMoves = (trx: Transaction<Tables>, dialect: Dialect) =
      */
     reservations: async (draws: ReadonlyMap<string, number>) => {
       for (const chunk of chunks([...draws.keys()])) {
-        const drawn = await trx
-          .updateTable('sluice_reservations')
-          .set((eb) => ({
-            quota: eb(
-              'quota',
-              '-',
-              caseOf(chunk, (id) => draws.get(id) ?? 0),
-            ),
-          }))
-          .where('id', 'in', chunk)
-          .where('released_at', '=', 0)
-          .executeTakeFirst();
-        if (Number(drawn.numUpdatedRows) !== chunk.length)
+        const drawn = await run(
+          `draw reservations ${chunk.length}`,
+          (...laid) => {
+            const rows = rowsOf(laid, 2);
+            return trx
+              .updateTable('sluice_reservations')
+              .set((eb) => ({ quota: eb('quota', '-', caseOf(dialect, pairs(rows, 1))) }))
+              .where(
+                'id',
+                'in',
+                rows.map((row) => String(row[0])),
+              )
+              .where('released_at', '=', 0);
+          },
+          chunk.flatMap((id) => [id, draws.get(id) ?? 0]),
+        );
+        if (Number(drawn.numAffectedRows ?? 0) !== chunk.length)
           throw new ReservationMoved('a reservation was released while its settlement was being written');
       }
     },
     channels: async (sums: ReadonlyMap<number, Sums>) => {
       for (const ids of chunks(sorted(sums))) {
         await lock('channels', ids);
-        await trx
-          .updateTable('channels')
-          .set((eb) => ({
-            used_quota: eb(
-              'used_quota',
-              '+',
-              caseOf(ids, (id) => of(sums, id).used),
-            ),
-          }))
-          .where('id', 'in', ids)
-          .execute();
+        await run(
+          `move channels ${ids.length}`,
+          (...laid) => {
+            const rows = rowsOf(laid, 2);
+            return trx
+              .updateTable('channels')
+              .set((eb) => ({ used_quota: eb('used_quota', '+', caseOf(dialect, pairs(rows, 1))) }))
+              .where(
+                'id',
+                'in',
+                rows.map((row) => row[0] as number),
+              );
+          },
+          ids.flatMap((id) => [id, of(sums, id).used]),
+        );
       }
     },
   };

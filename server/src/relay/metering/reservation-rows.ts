@@ -6,6 +6,7 @@
  * what it holds, or charges what it owes.
  */
 import type { Transaction } from 'kysely';
+import { templated } from '../../db/query-template.js';
 import type { Tables } from '../../db/tables.js';
 import { nowSeconds } from '../../lib/time.js';
 
@@ -44,13 +45,19 @@ export const reservationStates = async (
   trx: Transaction<Tables>,
   ids: readonly string[],
 ): Promise<Map<string, ReservationState>> => {
-  const states = new Map<string, ReservationState>(ids.map((id) => [id, 'gone']));
-  if (ids.length === 0) return states;
-  const rows = await trx
-    .selectFrom('sluice_reservations')
-    .select(['id', 'released_at'])
-    .where('id', 'in', ids)
-    .execute();
+  // A batch's settlements mostly draw from one pool: each id once, so the statement keeps its shape.
+  const distinct = [...new Set(ids)];
+  const states = new Map<string, ReservationState>(distinct.map((id) => [id, 'gone']));
+  if (distinct.length === 0) return states;
+  const { rows } = await trx.executeQuery<{ id: string; released_at: number }>(
+    templated(
+      trx,
+      `reservation states ${distinct.length}`,
+      (...wanted) =>
+        trx.selectFrom('sluice_reservations').select(['id', 'released_at']).where('id', 'in', wanted),
+      distinct,
+    ),
+  );
   for (const row of rows) states.set(row.id, Number(row.released_at) === 0 ? 'held' : 'released');
   return states;
 };

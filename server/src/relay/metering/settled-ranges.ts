@@ -4,6 +4,7 @@
  * a killed process's journal, writes none of them twice.
  */
 import type { Kysely, Transaction } from 'kysely';
+import { templated } from '../../db/query-template.js';
 import type { Tables } from '../../db/tables.js';
 import { nowSeconds } from '../../lib/time.js';
 
@@ -24,18 +25,23 @@ export const rangesOf = (seqs: readonly number[]): [number, number][] => {
 export const markWritten = async (db: Db, instanceId: string, seqs: readonly number[]): Promise<void> => {
   const ranges = rangesOf(seqs);
   if (ranges.length === 0) return;
-  const createdAt = nowSeconds();
-  await db
-    .insertInto('sluice_settled')
-    .values(
-      ranges.map(([from, to]) => ({
-        instance_id: instanceId,
-        seq_from: from,
-        seq_to: to,
-        created_at: createdAt,
-      })),
-    )
-    .execute();
+  const values = ranges.flatMap(([from, to]) => [from, to]);
+  await db.executeQuery(
+    templated(
+      db,
+      `settled ranges ${ranges.length}`,
+      (instance, createdAt, ...laid) =>
+        db.insertInto('sluice_settled').values(
+          ranges.map((_, index) => ({
+            instance_id: String(instance),
+            seq_from: Number(laid[2 * index]),
+            seq_to: Number(laid[2 * index + 1]),
+            created_at: Number(createdAt),
+          })),
+        ),
+      [instanceId, nowSeconds(), ...values],
+    ),
+  );
 };
 
 /** Of these sequence numbers, those already written. */
