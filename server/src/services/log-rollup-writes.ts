@@ -3,7 +3,6 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { bucketStart } from '../db/day-bucket.js';
 import type { Dialect } from '../db/dsn.js';
 import {
-  CUBES,
   DIMENSIONS,
   LOG_HOURS_TABLE,
   ROLLUP_STATE_NAME,
@@ -15,7 +14,9 @@ import {
   type RollupTables,
 } from '../db/log-rollup-tables.js';
 import { sqlNumber } from '../db/sql-number.js';
+import { templated } from '../db/query-template.js';
 import type { Tables } from '../db/tables.js';
+import { CUBE_SPANS, cubeRowsOf, upsertCubeRows, type FinestRow } from './cube-upserts.js';
 
 /** The log rows a fold covers: ids in `(after, through]`, and created before `before` if set. */
 export interface FactRange {
@@ -37,72 +38,62 @@ const DEFAULTS: Record<Dimension, RawBuilder<unknown>> = {
 const dimensionOf = (dimension: Dimension): RawBuilder<unknown> =>
   sql`COALESCE(${sql.ref(`logs.${dimension}`)}, ${DEFAULTS[dimension]})`;
 
-const SUMS = ['requests', 'quota', 'prompt_tokens', 'completion_tokens'] as const;
-
 const rangeRows = (db: Kysely<RollupTables>, range: FactRange, consumeOnly: boolean) => {
   let query = db.selectFrom('logs').where('logs.id', '>', range.after).where('logs.id', '<=', range.through);
   if (range.before !== undefined) query = query.where('logs.created_at', '<', range.before);
   return consumeOnly ? query.where('logs.type', '=', LOG_TYPE.consume) : query;
 };
 
+/** A range as the values of a templated query (query-template.ts), and back. */
+const rangeValues = (range: FactRange): number[] =>
+  range.before === undefined ? [range.after, range.through] : [range.after, range.through, range.before];
+const rangeFrom = ([after = 0, through = 0, before]: readonly number[]): FactRange =>
+  before === undefined ? { after, through } : { after, through, before };
+
 /**
- * One cube at one span: the range's consumption rows grouped in SQL by the cube's key, added to (sign
- * 1) or taken from (sign -1) its rows by the dialect's upsert. Nothing travels to this process.
+ * The range's consumption rows grouped in SQL at the finest grain (the hour, every dimension), their
+ * sums signed: one scan of the range, whatever the number of cubes. Under load a second's rows
+ * collapse into a few groups; a backfill's chunk into at most as many groups as it has rows.
  */
-const foldCube = async (
+const finestGroups = async (
   db: Kysely<RollupTables>,
-  dialect: Dialect,
-  cube: CubeDefinition,
-  span: number,
   range: FactRange,
   sign: 1 | -1,
-): Promise<void> => {
-  const signed = (sum: string) => sql`${sql.lit(sign)} * COALESCE(SUM(${sql.ref(`logs.${sum}`)}), 0)`;
-  const grouped = rangeRows(db, range, true)
-    .select([
-      sql`${sql.lit(span)}`.as('span'),
-      bucketStart('logs.created_at', 0, span).as('bucket'),
-      ...DIMENSIONS.map((dimension) =>
-        (cube.dimensions.includes(dimension) ? dimensionOf(dimension) : DEFAULTS[dimension]).as(dimension),
-      ),
-      sql`${sql.lit(sign)} * COUNT(*)`.as('requests'),
-      signed('quota').as('quota'),
-      signed('prompt_tokens').as('prompt_tokens'),
-      signed('completion_tokens').as('completion_tokens'),
-    ])
-    // Positions: 2 is the bucket, 3… the dimensions in DIMENSIONS' order.
-    .groupBy([
-      sql`2`,
-      ...DIMENSIONS.flatMap((dimension, index) =>
-        cube.dimensions.includes(dimension) ? [sql`${sql.lit(index + 3)}`] : [],
-      ),
-    ]);
-  const insert = db
-    .insertInto(cube.name)
-    .columns(['span', 'bucket', ...DIMENSIONS, ...SUMS])
-    .expression(grouped);
-  if (dialect === 'mysql')
-    await insert
-      .onDuplicateKeyUpdate(
-        Object.fromEntries(SUMS.map((sum) => [sum, sql`${sql.ref(sum)} + VALUES(${sql.ref(sum)})`])),
-      )
-      .execute();
-  else
-    await insert
-      .onConflict((conflict) =>
-        conflict
-          .columns(cube.key)
-          .doUpdateSet(
-            Object.fromEntries(
-              SUMS.map((sum) => [
-                sum,
-                sql`${sql.ref(`${cube.name}.${sum}`)} + ${sql.ref(`excluded.${sum}`)}`,
-              ]),
-            ),
-          ),
-      )
-      .execute();
+): Promise<FinestRow[]> => {
+  const shape = range.before === undefined ? 'open' : 'before';
+  const { rows } = await db.executeQuery<Record<string, unknown>>(
+    templated(
+      db,
+      `rollup finest ${shape}`,
+      (...values: number[]) =>
+        rangeRows(db, rangeFrom(values), true)
+          .select([
+            bucketStart('logs.created_at', 0, HOUR).as('bucket'),
+            ...DIMENSIONS.map((dimension) => dimensionOf(dimension).as(dimension)),
+            sql<number>`COUNT(*)`.as('requests'),
+            ...SUMS_OF_LOGS.map((sum) => sql<number>`SUM(${sql.ref(`logs.${sum}`)})`.as(sum)),
+          ])
+          // Positions: 1 is the bucket, 2… the dimensions in DIMENSIONS' order.
+          .groupBy([sql`1`, ...DIMENSIONS.map((_, index) => sql`${sql.lit(index + 2)}`)]),
+      rangeValues(range),
+    ),
+  );
+  return rows.map((row) => ({
+    bucket: sqlNumber(row.bucket),
+    user_id: sqlNumber(row.user_id),
+    username: String(row.username),
+    token_name: String(row.token_name),
+    channel_id: sqlNumber(row.channel_id),
+    model_name: String(row.model_name),
+    client_format: String(row.client_format),
+    requests: sign * sqlNumber(row.requests),
+    quota: sign * sqlNumber(row.quota),
+    prompt_tokens: sign * sqlNumber(row.prompt_tokens),
+    completion_tokens: sign * sqlNumber(row.completion_tokens),
+  }));
 };
+
+const SUMS_OF_LOGS = ['quota', 'prompt_tokens', 'completion_tokens'] as const;
 
 /** Deletes the cube rows a cleanup emptied: keyed as one of the range's rows, no request left. */
 const deleteEmptied = async (
@@ -126,7 +117,8 @@ const deleteEmptied = async (
 
 /**
  * Adds the range's consumption rows to every cube (sign 1), or takes rows about to be deleted out of
- * them (sign -1, then drops the cube rows left with no request). Run inside the transaction that
+ * them (sign -1, then drops the cube rows left with no request): the range read once, grouped at the
+ * finest grain, summed per cube here and upserted (statements compiled once, cube-upserts.ts). Run inside the transaction that
  * moves the watermark, or that deletes the rows.
  */
 export const foldIntoCubes = async (
@@ -136,11 +128,12 @@ export const foldIntoCubes = async (
   sign: 1 | -1,
 ): Promise<void> => {
   const db = withRollups(trx);
-  for (const cube of CUBES)
-    for (const span of cube.spans) {
-      await foldCube(db, dialect, cube, span, range, sign);
-      if (sign < 0) await deleteEmptied(db, cube, span, range);
-    }
+  const finest = await finestGroups(db, range, sign);
+  if (finest.length === 0) return;
+  for (const { cube, span } of CUBE_SPANS) {
+    await upsertCubeRows(db, dialect, cube, cubeRowsOf(finest, cube, span));
+    if (sign < 0) await deleteEmptied(db, cube, span, range);
+  }
 };
 
 /** Widens each hour's id range to the range's rows (every type: the lists use them). */
@@ -150,33 +143,34 @@ export const foldIntoHours = async (
   range: FactRange,
 ): Promise<void> => {
   const db = withRollups(trx);
-  const hour = bucketStart('logs.created_at', 0, HOUR);
-  const insert = db
-    .insertInto(LOG_HOURS_TABLE)
-    .columns(['hour', 'min_id', 'max_id'])
-    .expression(
-      rangeRows(db, range, false)
-        .select([hour.as('hour'), sql`MIN(logs.id)`.as('min_id'), sql`MAX(logs.id)`.as('max_id')])
-        .groupBy(sql`1`),
-    );
-  if (dialect === 'mysql') {
-    await insert
-      .onDuplicateKeyUpdate({
+  const shape = range.before === undefined ? 'open' : 'before';
+  const build = (...values: number[]) => {
+    const insert = db
+      .insertInto(LOG_HOURS_TABLE)
+      .columns(['hour', 'min_id', 'max_id'])
+      .expression(
+        rangeRows(db, rangeFrom(values), false)
+          .select([
+            bucketStart('logs.created_at', 0, HOUR).as('hour'),
+            sql`MIN(logs.id)`.as('min_id'),
+            sql`MAX(logs.id)`.as('max_id'),
+          ])
+          .groupBy(sql`1`),
+      );
+    if (dialect === 'mysql')
+      return insert.onDuplicateKeyUpdate({
         min_id: sql`LEAST(min_id, VALUES(min_id))`,
         max_id: sql`GREATEST(max_id, VALUES(max_id))`,
-      })
-      .execute();
-    return;
-  }
-  const [lowest, highest] = dialect === 'sqlite' ? ['MIN', 'MAX'] : ['LEAST', 'GREATEST'];
-  await insert
-    .onConflict((conflict) =>
+      });
+    const [lowest, highest] = dialect === 'sqlite' ? ['MIN', 'MAX'] : ['LEAST', 'GREATEST'];
+    return insert.onConflict((conflict) =>
       conflict.column('hour').doUpdateSet({
         min_id: sql`${sql.raw(lowest)}(${sql.ref(`${LOG_HOURS_TABLE}.min_id`)}, ${sql.ref('excluded.min_id')})`,
         max_id: sql`${sql.raw(highest)}(${sql.ref(`${LOG_HOURS_TABLE}.max_id`)}, ${sql.ref('excluded.max_id')})`,
       }),
-    )
-    .execute();
+    );
+  };
+  await db.executeQuery(templated(db, `rollup hours ${shape}`, build, rangeValues(range)));
 };
 
 /** The watermark as this statement sees it (0 if the state row is missing). */
