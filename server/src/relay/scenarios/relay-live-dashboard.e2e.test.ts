@@ -1,11 +1,14 @@
+import { randomInt } from 'node:crypto';
 import { CHANNEL_STATUS } from '@sluice/contract/statuses';
 import { liveDashboardSchema, userLiveDashboardSchema } from '@sluice/contract/schemas/live-dashboard';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sluice } from '../../boot.js';
 import { apiClient } from '../../test-support/api-client.js';
+import { listenSluice, type Listening } from '../../test-support/listen.js';
 import { startOpenAiDouble, type OpenAiDouble } from '../../test-support/openai-double.js';
 import { startRelayFixture, type RelayFixture } from '../../test-support/relay-fixture.js';
 import { chatBody, consumeLogs, relayPost } from '../../test-support/relay-helpers.js';
-import { testDialects } from '../../test-support/test-databases.js';
+import { testDialects, testRedisUrl } from '../../test-support/test-databases.js';
 
 const MODEL = 'gpt-4o';
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
@@ -86,5 +89,59 @@ describe.each(testDialects())('the live dashboard after a burst of relayed reque
     expect((await own.get('/api/user/dashboard')).body.success).toBe(true);
     // An administrator's view only: a common user is refused.
     expect((await own.get('/api/dashboard/live')).body.success).toBe(false);
+  });
+});
+
+describe.runIf(testRedisUrl() !== undefined)('the live dashboard of two instances sharing Redis', () => {
+  let fixture: RelayFixture;
+  let second: Sluice;
+  let secondServer: Listening;
+  let double: OpenAiDouble;
+
+  beforeAll(async () => {
+    fixture = await startRelayFixture('sqlite', { REDIS_CONN_STRING: testRedisUrl() ?? '' });
+    second = await fixture.test.boot({ REDIS_CONN_STRING: testRedisUrl() ?? '' });
+    secondServer = await listenSluice(second);
+    double = await startOpenAiDouble();
+    double.usage = { prompt_tokens: 30, completion_tokens: 5 };
+  });
+  afterAll(async () => {
+    await double?.close();
+    await secondServer?.close();
+    await second?.close();
+    await fixture?.close();
+  });
+
+  it("adds up both instances' counts: a user's requests through either are read on either", async () => {
+    await fixture.channel({ name: 'shared', base_url: double.url, models: MODEL });
+    const made = await fixture.user();
+    // An id of its own, so that no other suite sharing this Redis counts for the same user.
+    const userId = 500_000 + randomInt(400_000);
+    const db = fixture.test.sluice.database.db;
+    await db.updateTable('users').set({ id: userId }).where('id', '=', made.userId).execute();
+    await db.updateTable('tokens').set({ user_id: userId }).where('id', '=', made.tokenId).execute();
+    const send = async (url: string) => {
+      const answer = await fetch(`${url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer sk-${made.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(chatBody(MODEL)),
+      });
+      expect(answer.status, await answer.text()).toBe(200);
+    };
+    for (let index = 0; index < 3; index += 1) await send(fixture.server.url);
+    for (let index = 0; index < 2; index += 1) await send(secondServer.url);
+    await Promise.all([fixture.test.sluice.idle(), second.idle()]);
+    const logs = await consumeLogs(db, userId);
+    expect(logs).toHaveLength(5);
+    for (const app of [fixture.test.sluice.app, second.app]) {
+      const own = apiClient(app);
+      await own.login(logs[0]?.username ?? '', 'password123');
+      await expect
+        .poll(async () => {
+          const self = userLiveDashboardSchema.parse((await own.get('/api/user/dashboard/live')).body.data);
+          return [sum(self.minutes.map((row) => row.requests)), sum(self.minutes.map((row) => row.tokens))];
+        })
+        .toEqual([5, sum(logs.map((row) => row.prompt_tokens + row.completion_tokens))]);
+    }
   });
 });
