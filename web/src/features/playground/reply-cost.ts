@@ -1,3 +1,4 @@
+import { computeQuota } from '@sluice/contract/quota-formula';
 import type { PricingAnswer } from '@sluice/contract/schemas/pricing';
 import type { ReplyUsage } from './reply-reader.js';
 
@@ -23,32 +24,19 @@ export const replyPriceOf = (pricing: PricingAnswer, model: string): ReplyPrice 
   };
 };
 
-/** Relative distance from an integer below which a product counts as that integer (the billing's rule). */
-const FLOAT_NOISE = 1e-9;
-
-const ceilIgnoringFloatNoise = (value: number): number => {
-  const nearest = Math.round(value);
-  return Math.abs(value - nearest) <= FLOAT_NOISE * Math.max(1, Math.abs(nearest))
-    ? nearest
-    : Math.ceil(value);
-};
-
 /**
- * The quota a reply costs, by the billing's formula (server/src/services/ratio.ts, computeQuota):
- * ceil((uncached prompt + cache reads × cacheReadRatio + cache writes × cacheWriteRatio + completion ×
- * completionRatio) × modelRatio × groupRatio), at least 1 when the ratio is not 0, 0 without tokens.
+ * The quota a reply costs: the billing's own formula (`computeQuota` in the contract) at the ratios
+ * GET /api/pricing gives.
  */
-export const replyCost = (usage: ReplyUsage, price: ReplyPrice): number => {
-  if (usage.promptTokens + usage.completionTokens === 0) return 0;
-  const read = usage.cacheReadTokens;
-  const write = usage.cacheWriteTokens;
-  const prompt =
-    read === 0 && write === 0
-      ? usage.promptTokens
-      : Math.max(0, usage.promptTokens - read - write) +
-        read * price.cacheReadRatio +
-        write * price.cacheWriteRatio;
-  const ratio = price.modelRatio * price.groupRatio;
-  const quota = ceilIgnoringFloatNoise((prompt + usage.completionTokens * price.completionRatio) * ratio);
-  return ratio !== 0 && quota <= 0 ? 1 : quota;
-};
+export const replyCost = (usage: ReplyUsage, price: ReplyPrice): number =>
+  computeQuota({
+    promptTokens: usage.promptTokens,
+    completionTokens: usage.completionTokens,
+    modelRatio: price.modelRatio,
+    completionRatio: price.completionRatio,
+    groupRatio: price.groupRatio,
+    cacheReadTokens: usage.cacheReadTokens,
+    cacheReadRatio: price.cacheReadRatio,
+    cacheWriteTokens: usage.cacheWriteTokens,
+    cacheWriteRatio: price.cacheWriteRatio,
+  });
