@@ -53,6 +53,10 @@ describe('token form (spec §5)', () => {
         rpm_limit: null,
         tpm_limit: null,
         concurrency_limit: null,
+        budget_5h: null,
+        budget_daily: null,
+        budget_weekly: null,
+        budget_monthly: null,
       },
     });
   });
@@ -69,5 +73,19 @@ describe('token form (spec §5)', () => {
         true,
       ),
     ).toEqual({ problem: 'limits.invalid' });
+  });
+
+  it('sends the budgets (empty or 0: none), and refuses a fractional or negative one', () => {
+    const budgeted = tokenInputOf(
+      { ...EMPTY_TOKEN_FORM, name: 'agent', budgets: { ...EMPTY_TOKEN_FORM.budgets, budget_5h: 400_000 } },
+      true,
+    );
+    expect(budgeted).toMatchObject({ input: { budget_5h: 400_000, budget_daily: null } });
+    expect(
+      tokenInputOf(
+        { ...EMPTY_TOKEN_FORM, name: 'agent', budgets: { ...EMPTY_TOKEN_FORM.budgets, budget_weekly: -5 } },
+        true,
+      ),
+    ).toEqual({ problem: 'limits.budgetInvalid' });
   });
 });

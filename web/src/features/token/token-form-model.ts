@@ -1,3 +1,4 @@
+import { budgetInputOf, EMPTY_BUDGETS, type BudgetForm } from '../../lib/budget-form.js';
 import { EMPTY_RATE_LIMITS, rateLimitInputOf, type RateLimitForm } from '../../lib/rate-limit-form.js';
 import type { TokenInput } from './token-api.js';
 import { parseExpiry } from './token-expiry.js';
@@ -13,6 +14,7 @@ export interface TokenFormState {
   models: string[];
   subnet: string;
   limits: RateLimitForm;
+  budgets: BudgetForm;
 }
 
 export const EMPTY_TOKEN_FORM: TokenFormState = {
@@ -23,6 +25,7 @@ export const EMPTY_TOKEN_FORM: TokenFormState = {
   models: [],
   subnet: '',
   limits: EMPTY_RATE_LIMITS,
+  budgets: EMPTY_BUDGETS,
 };
 
 /** The form's token, or the translation key of its first problem (spec §5). */
@@ -31,12 +34,16 @@ export const tokenInputOf = (
   creating: boolean,
 ):
   | { input: TokenInput }
-  | { problem: 'token.nameRequired' | 'token.expiryFormatError' | 'limits.invalid' } => {
+  | {
+      problem: 'token.nameRequired' | 'token.expiryFormatError' | 'limits.invalid' | 'limits.budgetInvalid';
+    } => {
   if (creating && form.name.trim() === '') return { problem: 'token.nameRequired' };
   const expired = parseExpiry(form.expiry);
   if (expired === undefined) return { problem: 'token.expiryFormatError' };
   const limits = rateLimitInputOf(form.limits);
   if (limits === undefined) return { problem: 'limits.invalid' };
+  const budgets = budgetInputOf(form.budgets);
+  if (budgets === undefined) return { problem: 'limits.budgetInvalid' };
   return {
     input: {
       name: form.name.trim(),
@@ -46,6 +53,7 @@ export const tokenInputOf = (
       models: form.models.join(','),
       subnet: form.subnet.trim(),
       ...limits,
+      ...budgets,
     },
   };
 };

@@ -5,7 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { ListState } from '../../components/list-state.js';
 import { PageCard } from '../../components/page-card.js';
+import { BudgetFields } from '../../components/budget-fields.js';
 import { RateLimitFields } from '../../components/rate-limit-fields.js';
+import { budgetFormOf } from '../../lib/budget-form.js';
 import { rateLimitFormOf } from '../../lib/rate-limit-form.js';
 import { useQuotaFormatter } from '../../lib/format.js';
 import { showError, showSuccess } from '../../lib/toast.js';
@@ -45,6 +47,7 @@ export const TokenFormPage = () => {
       models: token.models === '' ? [] : token.models.split(','),
       subnet: token.subnet,
       limits: rateLimitFormOf(token),
+      budgets: budgetFormOf(token),
     });
   }, [existing.data]);
 
@@ -142,6 +145,7 @@ export const TokenFormPage = () => {
               data-testid="token-unlimited"
             />
             <RateLimitFields value={form.limits} onChange={(limits) => set('limits', limits)} />
+            <BudgetFields value={form.budgets} onChange={(budgets) => set('budgets', budgets)} />
             <Group>
               <Button type="submit" loading={save.isPending} data-testid="token-submit">
                 {t('common.submit')}

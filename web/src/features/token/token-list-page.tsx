@@ -2,6 +2,7 @@ import { Badge, Text } from '@mantine/core';
 import { TOKEN_STATUS } from '@sluice/contract/statuses';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BudgetUsageBars } from '../../components/budget-usage-bars.js';
 import { ListPage } from '../../components/list-page.js';
 import { OrderSelect } from '../../components/order-select.js';
 import { entryOf } from '../../lib/entry-of.js';
@@ -83,6 +84,11 @@ export const TokenListPage = () => {
           label: t('token.remainQuota'),
           cell: (token) => (token.unlimited_quota ? t('token.unlimited') : formatQuota(token.remain_quota)),
           nowrap: true,
+        },
+        {
+          label: t('limits.usage'),
+          cell: (token) =>
+            token.budget_usage?.length ? <BudgetUsageBars usage={token.budget_usage} /> : '—',
         },
         { label: t('token.createdTime'), cell: (token) => formatTimestamp(token.created_time) },
         {

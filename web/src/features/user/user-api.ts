@@ -7,7 +7,7 @@ import {
   type UserAction,
 } from '@sluice/contract/schemas/user';
 import { z } from 'zod';
-import type { RateLimitField } from '@sluice/contract/schemas/limits';
+import type { LimitField } from '@sluice/contract/schemas/limits';
 import { api, apiGetPage } from '../../lib/api-client.js';
 import type { UserOrder } from '@sluice/contract/list-orders';
 
@@ -26,7 +26,7 @@ export type AdminUpdate = Readonly<
   Required<
     Pick<
       z.input<typeof updateUserRequestSchema>,
-      'id' | 'username' | 'display_name' | 'password' | 'quota' | 'group' | RateLimitField
+      'id' | 'username' | 'display_name' | 'password' | 'quota' | 'group' | LimitField
     >
   >
 >;

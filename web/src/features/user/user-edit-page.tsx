@@ -16,7 +16,10 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { ListState } from '../../components/list-state.js';
 import { PageCard } from '../../components/page-card.js';
+import { BudgetFields } from '../../components/budget-fields.js';
+import { BudgetUsageBars } from '../../components/budget-usage-bars.js';
 import { RateLimitFields } from '../../components/rate-limit-fields.js';
+import { budgetFormOf, budgetInputOf, EMPTY_BUDGETS, type BudgetForm } from '../../lib/budget-form.js';
 import { useQuotaFormatter } from '../../lib/format.js';
 import {
   EMPTY_RATE_LIMITS,
@@ -36,6 +39,7 @@ interface FormState {
   quota: number;
   group: string;
   limits: RateLimitForm;
+  budgets: BudgetForm;
 }
 
 const formOf = (user: User): FormState => ({
@@ -45,6 +49,7 @@ const formOf = (user: User): FormState => ({
   quota: user.quota,
   group: user.group || 'default',
   limits: rateLimitFormOf(user),
+  budgets: budgetFormOf(user),
 });
 
 /**
@@ -70,6 +75,7 @@ export const UserEditPage = () => {
     quota: 0,
     group: 'default',
     limits: EMPTY_RATE_LIMITS,
+    budgets: EMPTY_BUDGETS,
   });
   useEffect(() => {
     if (user.data) setForm(formOf(user.data));
@@ -78,7 +84,9 @@ export const UserEditPage = () => {
     setForm((current) => ({ ...current, [key]: value }));
 
   const save = useMutation({
-    mutationFn: (limits: ReturnType<typeof rateLimitInputOf>) =>
+    mutationFn: (
+      limits: (ReturnType<typeof rateLimitInputOf> & ReturnType<typeof budgetInputOf>) | undefined,
+    ) =>
       admin && limits
         ? updateUser({
             id,
@@ -117,8 +125,10 @@ export const UserEditPage = () => {
           onSubmit={(event) => {
             event.preventDefault();
             const limits = rateLimitInputOf(form.limits);
+            const budgets = budgetInputOf(form.budgets);
             if (admin && limits === undefined) showError(t('limits.invalid'));
-            else save.mutate(limits);
+            else if (admin && budgets === undefined) showError(t('limits.budgetInvalid'));
+            else save.mutate(limits && budgets && { ...limits, ...budgets });
           }}
         >
           <Stack maw={640} gap="md">
@@ -166,6 +176,8 @@ export const UserEditPage = () => {
               </SimpleGrid>
             )}
             {admin && <RateLimitFields value={form.limits} onChange={(limits) => set('limits', limits)} />}
+            {admin && <BudgetFields value={form.budgets} onChange={(budgets) => set('budgets', budgets)} />}
+            {admin && <BudgetUsageBars usage={user.data?.budget_usage} />}
             <SimpleGrid cols={{ base: 1, xs: 3 }}>
               <TextInput
                 label={t('user.githubId')}
