@@ -13,6 +13,7 @@ import type { AppError } from './lib/app-error.js';
 import { nowSeconds } from './lib/time.js';
 import { ensureRootUser } from './services/bootstrap.js';
 import { createOptionStore } from './services/option-store.js';
+import { createBudgetWarning } from './services/budget-warning.js';
 import { createQuotaReminder } from './services/quota-reminder.js';
 import { createRootNotifier } from './services/root-notifier.js';
 import { createServices, type Services } from './services/services.js';
@@ -177,6 +178,14 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       track,
       raise: services.alerts.raise,
     });
+    const budgetWarning = createBudgetWarning({
+      db: main.db,
+      dialect: main.dialect,
+      options,
+      mailer: services.mailer,
+      logger,
+      track,
+    });
     const keyQuotaAlerts = createKeyQuotaAlerts({
       db: main.db,
       options,
@@ -301,6 +310,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
         changes: services.changes,
         journal: opened.journal,
         lag: metrics.billingLag,
+        budgetWarning: budgetWarning.observe,
       }),
       upstream,
       logger,

@@ -6,6 +6,7 @@ import type { ChangeFeed } from '../../services/change-feed.js';
 import { memoryJournal, type BillingJournal } from './billing-journal.js';
 import {
   createBudgetLedger,
+  type BudgetCrossing,
   type BudgetHold,
   type BudgetSettings,
   type BudgetSubject,
@@ -33,6 +34,8 @@ export interface BillingOptions {
   readonly lag?: ((seconds: number) => void) | undefined;
   /** The budgets' clock, ms (tests move it). */
   readonly now?: (() => number) | undefined;
+  /** Told the windows a request took to BudgetWarningPercent of their budget (the warning mail). */
+  readonly budgetWarning?: ((crossed: readonly BudgetCrossing[]) => void) | undefined;
 }
 
 /**
@@ -73,9 +76,11 @@ export const createBilling = (options: BillingOptions) => {
     payer: Payer,
     subjects: readonly BudgetSubject[],
     estimate: number,
-    settings: BudgetSettings,
+    settings: BudgetSettings & { readonly BudgetWarningPercent?: number },
   ): Promise<void> => {
-    holds.set(payer, await budgets.admit(subjects, estimate, settings));
+    const hold = await budgets.admit(subjects, estimate, settings);
+    holds.set(payer, hold);
+    if (hold.crossed) options.budgetWarning?.(hold.crossed);
   };
 
   const settle = createSettlementBatcher({

@@ -28,6 +28,7 @@ import {
   type BudgetSettings,
   type WindowUsage,
 } from '../../services/budget-usage.js';
+import type { BudgetCrossing } from '../../services/budget-warning.js';
 
 /** A key or user with at least one budget: its limits in BUDGET_WINDOWS' order (0: unset). */
 export interface BudgetSubject {
@@ -41,9 +42,11 @@ export interface BudgetHold {
   readonly subjects: readonly BudgetSubject[];
   readonly bucket: number;
   readonly estimate: number;
+  /** The windows this request took to BudgetWarningPercent of their budget or past it (warning mail). */
+  readonly crossed?: readonly BudgetCrossing[] | undefined;
 }
 
-export type { BudgetSettings };
+export type { BudgetCrossing, BudgetSettings };
 
 type BudgetRow = Pick<Tables['tokens'], 'budget_5h' | 'budget_daily' | 'budget_weekly' | 'budget_monthly'> & {
   readonly id: number;
@@ -129,8 +132,10 @@ export const createBudgetLedger = (deps: BudgetLedgerDeps) => {
   const admit = async (
     subjects: readonly BudgetSubject[],
     estimate: number,
-    settings: BudgetSettings,
+    settings: BudgetSettings & { readonly BudgetWarningPercent?: number },
   ): Promise<BudgetHold> => {
+    const percent = settings.BudgetWarningPercent ?? 0;
+    let crossed: BudgetCrossing[] | undefined;
     const nowMs = now();
     const nowSeconds = Math.floor(nowMs / 1000);
     const spans = windowSpans(nowMs, settings.BudgetWindowMode, settings.BudgetTimeZone);
@@ -155,6 +160,17 @@ export const createBudgetLedger = (deps: BudgetLedgerDeps) => {
               'retry-after': String(seconds),
             });
           }
+          if (percent > 0 && limit > 0 && (used[window] + estimate) * 100 >= limit * percent) {
+            const span = spans[window];
+            (crossed ??= []).push({
+              subject: one.subject,
+              id: one.id,
+              window,
+              limit,
+              used: used[window] + estimate,
+              endsAt: span.resetsAt ?? nowSeconds * 2 - span.start,
+            });
+          }
         }
       }
       for (const one of subjects) {
@@ -172,7 +188,7 @@ export const createBudgetLedger = (deps: BudgetLedgerDeps) => {
             .execute();
       }
     });
-    return { subjects, bucket, estimate };
+    return { subjects, bucket, estimate, crossed };
   };
 
   /** The request ended: its estimate is replaced by what it cost (0: nothing answered it). */
