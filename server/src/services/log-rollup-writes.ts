@@ -16,7 +16,7 @@ import {
 import { sqlNumber } from '../db/sql-number.js';
 import { templated } from '../db/query-template.js';
 import type { Tables } from '../db/tables.js';
-import { CUBE_SPANS, cubeRowsOf, upsertCubeRows, type FinestRow } from './cube-upserts.js';
+import { CUBE_SPANS, cubeRowsOf, SUMS, upsertCubeRows, type FinestRow } from './cube-upserts.js';
 
 /** The log rows a fold covers: ids in `(after, through]`, and created before `before` if set. */
 export interface FactRange {
@@ -95,6 +95,65 @@ const finestGroups = async (
 
 const SUMS_OF_LOGS = ['quota', 'prompt_tokens', 'completion_tokens'] as const;
 
+/**
+ * One cube at one span: the range's consumption rows grouped in SQL by the cube's key, added to (sign
+ * 1) or taken from (sign -1) its rows by the dialect's upsert. Nothing travels to this process.
+ */
+const foldCube = async (
+  db: Kysely<RollupTables>,
+  dialect: Dialect,
+  cube: CubeDefinition,
+  span: number,
+  range: FactRange,
+  sign: 1 | -1,
+): Promise<void> => {
+  const signed = (sum: string) => sql`${sql.lit(sign)} * COALESCE(SUM(${sql.ref(`logs.${sum}`)}), 0)`;
+  const grouped = rangeRows(db, range, true)
+    .select([
+      sql`${sql.lit(span)}`.as('span'),
+      bucketStart('logs.created_at', 0, span).as('bucket'),
+      ...DIMENSIONS.map((dimension) =>
+        (cube.dimensions.includes(dimension) ? dimensionOf(dimension) : DEFAULTS[dimension]).as(dimension),
+      ),
+      sql`${sql.lit(sign)} * COUNT(*)`.as('requests'),
+      signed('quota').as('quota'),
+      signed('prompt_tokens').as('prompt_tokens'),
+      signed('completion_tokens').as('completion_tokens'),
+    ])
+    // Positions: 2 is the bucket, 3… the dimensions in DIMENSIONS' order.
+    .groupBy([
+      sql`2`,
+      ...DIMENSIONS.flatMap((dimension, index) =>
+        cube.dimensions.includes(dimension) ? [sql`${sql.lit(index + 3)}`] : [],
+      ),
+    ]);
+  const insert = db
+    .insertInto(cube.name)
+    .columns(['span', 'bucket', ...DIMENSIONS, ...SUMS])
+    .expression(grouped);
+  if (dialect === 'mysql')
+    await insert
+      .onDuplicateKeyUpdate(
+        Object.fromEntries(SUMS.map((sum) => [sum, sql`${sql.ref(sum)} + VALUES(${sql.ref(sum)})`])),
+      )
+      .execute();
+  else
+    await insert
+      .onConflict((conflict) =>
+        conflict
+          .columns(cube.key)
+          .doUpdateSet(
+            Object.fromEntries(
+              SUMS.map((sum) => [
+                sum,
+                sql`${sql.ref(`${cube.name}.${sum}`)} + ${sql.ref(`excluded.${sum}`)}`,
+              ]),
+            ),
+          ),
+      )
+      .execute();
+};
+
 /** Deletes the cube rows a cleanup emptied: keyed as one of the range's rows, no request left. */
 const deleteEmptied = async (
   db: Kysely<RollupTables>,
@@ -130,8 +189,12 @@ export const foldIntoCubes = async (
   const db = withRollups(trx);
   const finest = await finestGroups(db, range, sign);
   if (finest.length === 0) return;
+  // Rows that hardly group (a backfill of history: many users, keys and hours) are cheaper summed by
+  // each cube's own INSERT … SELECT than carried here and back.
+  const inSql = finest.length > Math.max(64, (range.through - range.after) / 4);
   for (const { cube, span } of CUBE_SPANS) {
-    await upsertCubeRows(db, dialect, cube, cubeRowsOf(finest, cube, span));
+    if (inSql) await foldCube(db, dialect, cube, span, range, sign);
+    else await upsertCubeRows(db, dialect, cube, cubeRowsOf(finest, cube, span));
     if (sign < 0) await deleteEmptied(db, cube, span, range);
   }
 };
