@@ -42,6 +42,27 @@ describe('console: tokens', () => {
       .toBe(`https://app.nextchat.dev/#/?settings={"key":"sk-${key}","url":"${harness.url}"}`);
   });
 
+  it('sets a budget on a token, refuses a fractional one, and shows its window usage as a bar', async () => {
+    const page = await harness.newPage();
+    await loginThroughForm(page, 'root', '123456');
+    await page.waitForURL('**/user/edit');
+    await page.goto('/token/add');
+    await page.locator('input[name="name"]').fill('budgeted');
+    await page.locator('input[name="budget_daily"]').fill('2.5');
+    await page.getByTestId('token-submit').click();
+    await expect
+      .poll(() => toastTexts(page))
+      .toContainEqual(expect.stringContaining('Budgets must be whole numbers'));
+    await page.locator('input[name="budget_daily"]').fill('1000000');
+    await page.getByTestId('token-submit').click();
+    await page.waitForURL('**/token');
+    const row = page.getByTestId('token-row').filter({ hasText: 'budgeted' });
+    const bar = row.getByTestId('budget-window-daily');
+    await bar.waitFor();
+    expect(await bar.getAttribute('data-percent')).toBe('0');
+    expect(await bar.textContent()).toContain('of $2.00');
+  });
+
   it('disables a token, finds it by name, and shows the list without overflow at 390 px', async () => {
     const page = await harness.newPage({ viewport: MOBILE });
     await loginThroughForm(page, 'root', '123456');
