@@ -51,9 +51,12 @@ describe('console: ratios of issue 21', () => {
     expect(answer.body.success, answer.text).toBe(true);
   };
 
-  const ratioPage = async (viewport: { width: number; height: number }): Promise<Page> => {
+  const ratioPage = async (
+    viewport: { width: number; height: number },
+    colorScheme: 'light' | 'dark' = 'light',
+  ): Promise<Page> => {
     await resetRatios();
-    const page = await harness.newPage({ viewport });
+    const page = await harness.newPage({ viewport, colorScheme });
     await loginThroughForm(page, 'root', '123456');
     await page.waitForURL('**/user/edit');
     await page.goto('/setting?tab=operation');
@@ -168,4 +171,24 @@ describe('console: ratios of issue 21', () => {
       expect(await ratioOf('CompletionRatio', UNPRICED)).toBe(2);
     },
   );
+
+  it('sets a group’s limits and routing in its row, on a phone in dark mode (issue 16)', async () => {
+    const page = await ratioPage(MOBILE, 'dark');
+    expect(await page.locator('html').getAttribute('data-mantine-color-scheme')).toBe('dark');
+    const vip = page.locator('[data-testid="group-limit-row"][data-group="vip"]');
+    await vip.locator('input[name="rpm_limit"]').fill('60');
+    await vip.locator('input[name="concurrency_limit"]').fill('10000000000000000000');
+    await vip.getByTestId('group-limit-invalid').waitFor();
+    await vip.locator('input[name="concurrency_limit"]').fill('5');
+    await vip.getByTestId('group-limit-invalid').waitFor({ state: 'detached' });
+    await vip.locator('select[name="strategy"]').selectOption('least_in_flight');
+    await fitsWidth(page, MOBILE.width);
+    await page.getByTestId('save-ratio').click();
+    const { options: live } = harness.test.sluice.services;
+    await expect.poll(() => live.values.GroupRateLimits).toBe('{"vip":{"rpm":60,"concurrency":5}}');
+    expect(live.values.GroupRoutingStrategies).toBe('{"vip":"least_in_flight"}');
+    await page.reload();
+    await expect.poll(() => vip.locator('input[name="rpm_limit"]').inputValue()).toBe('60');
+    expect(await vip.locator('select[name="strategy"]').inputValue()).toBe('least_in_flight');
+  });
 });

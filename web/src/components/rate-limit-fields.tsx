@@ -1,5 +1,6 @@
 import { Fieldset, NumberInput, SimpleGrid, Text } from '@mantine/core';
 import type { RateLimitField } from '@sluice/contract/schemas/limits';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RateLimitForm } from '../lib/rate-limit-form.js';
 
@@ -12,17 +13,27 @@ const FIELDS: readonly {
   { field: 'concurrency_limit', label: 'limits.concurrency' },
 ];
 
-/** The rate limits of a token or a user: requests and tokens per minute, requests in flight (empty: none). */
+/**
+ * The rate limits of a token, a user or a group: requests and tokens per minute, requests in flight
+ * (empty: none). A group's row names the group (`legend`), leaves the shared hint to its list
+ * (`hint={false}`) and adds its own fields after the limits (`children`).
+ */
 export const RateLimitFields = ({
   value,
   onChange,
+  legend,
+  hint = true,
+  children,
 }: {
   value: RateLimitForm;
   onChange: (next: RateLimitForm) => void;
+  legend?: ReactNode;
+  hint?: boolean;
+  children?: ReactNode;
 }) => {
   const { t } = useTranslation();
   return (
-    <Fieldset legend={t('limits.title')} data-testid="rate-limits">
+    <Fieldset legend={legend ?? t('limits.title')} data-testid="rate-limits">
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         {FIELDS.map(({ field, label }) => (
           <NumberInput
@@ -46,9 +57,12 @@ export const RateLimitFields = ({
           />
         ))}
       </SimpleGrid>
-      <Text size="xs" c="dimmed" mt="xs">
-        {t('limits.hint')}
-      </Text>
+      {children}
+      {hint && (
+        <Text size="xs" c="dimmed" mt="xs">
+          {t('limits.hint')}
+        </Text>
+      )}
     </Fieldset>
   );
 };

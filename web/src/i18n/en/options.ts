@@ -172,8 +172,6 @@ export const enOptions = {
       AuditLogRetentionDays: 'Rows older than this are deleted every hour; 0 keeps every row.',
       OidcGroupMapping:
         'JSON: a value of the group claim → the group the user is put in (on every sign-in). Empty: no mapping.',
-      GroupRateLimits:
-        'JSON: per group, the requests per minute (rpm), tokens per minute (tpm) and requests in flight (concurrency) all its users share; 0 or absent: no limit. Keys and users have their own limits too.',
       CacheReadRatio:
         'Per model: the price of a prompt token the provider read from its cache, as a share of the input price (unlisted models: 1). Shown merged over the providers’ prices.',
       CacheWriteRatio:
@@ -183,7 +181,6 @@ export const enOptions = {
       ModelRatio: '{"gpt-4o-mini": 0.075}',
       CompletionRatio: '{"gpt-4o-mini": 4}',
       GroupRatio: '{"default": 1, "vip": 1, "svip": 1}',
-      GroupRateLimits: '{"vip": {"rpm": 60, "tpm": 100000, "concurrency": 5}}',
       CacheReadRatio: '{"gpt-4o": 0.5}',
       CacheWriteRatio: '{"claude-sonnet-4-5": 1.25}',
       TopUpLink: 'https://shop.example.com/buy',

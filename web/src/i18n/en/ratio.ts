@@ -45,4 +45,21 @@ export const enRatio = {
       apply: 'Apply',
     },
   },
+  groupLimits: {
+    title: 'Group limits and routing',
+    hint: 'One row per group of the group ratio. The limits are shared by every user of the group, across all Sluice instances; empty or 0: no limit. Keys and users have their own limits too. Save the section to store them.',
+    ratio: 'ratio {{ratio}}',
+    notInRatio: 'not in the group ratio',
+    none: 'No groups yet: add them to the group ratio above.',
+    invalid: 'Each limit must be a whole number from 0 to 1,000,000,000,000,000 (empty: no limit).',
+    invalidSave: 'Nothing was saved: fix the limits of {{groups}} first.',
+    strategy: 'Routing',
+    strategyDefault: 'Server default',
+    strategies: {
+      weighted_random: 'Weighted random',
+      round_robin: 'Round robin',
+      least_in_flight: 'Fewest in flight',
+      lowest_latency: 'Lowest latency',
+    },
+  },
 };

@@ -169,8 +169,6 @@ export const zhOptions: Catalogue<typeof enOptions> = {
       Footer: '替换默认页脚的 HTML。',
       AuditLogRetentionDays: '早于此天数的记录每小时清除一次；0 表示永久保留。',
       OidcGroupMapping: 'JSON：分组声明的值 → 用户所属分组（每次登录时更新）。留空表示不映射。',
-      GroupRateLimits:
-        'JSON：每个分组的每分钟请求数（rpm）、每分钟 Token 数（tpm）与同时进行的请求数（concurrency），由分组内所有用户共享；0 或不填：不限制。令牌与用户另有各自的限制。',
       CacheReadRatio:
         '按模型设置：上游从提示缓存读取的输入 token 的价格，相对输入价格的倍数（未列出的模型为 1）。已合并各服务商的价格显示。',
       CacheWriteRatio:
@@ -180,7 +178,6 @@ export const zhOptions: Catalogue<typeof enOptions> = {
       ModelRatio: '{"gpt-4o-mini": 0.075}',
       CompletionRatio: '{"gpt-4o-mini": 4}',
       GroupRatio: '{"default": 1, "vip": 1, "svip": 1}',
-      GroupRateLimits: '{"vip": {"rpm": 60, "tpm": 100000, "concurrency": 5}}',
       CacheReadRatio: '{"gpt-4o": 0.5}',
       CacheWriteRatio: '{"claude-sonnet-4-5": 1.25}',
       TopUpLink: 'https://shop.example.com/buy',

@@ -47,4 +47,21 @@ export const zhRatio: Catalogue<typeof enRatio> = {
       apply: '应用',
     },
   },
+  groupLimits: {
+    title: '分组限制与路由',
+    hint: '分组倍率中的每个分组一行。限制由该分组的所有用户共享，所有 Sluice 实例合计；留空或 0：不限制。令牌与用户另有各自的限制。保存本节后生效。',
+    ratio: '倍率 {{ratio}}',
+    notInRatio: '不在分组倍率中',
+    none: '还没有分组：请先在上方的分组倍率中添加。',
+    invalid: '每项限制须为 0 到 1,000,000,000,000,000 之间的整数（留空：不限制）。',
+    invalidSave: '未保存任何内容：请先修正 {{groups}} 的限制。',
+    strategy: '路由策略',
+    strategyDefault: '服务器默认',
+    strategies: {
+      weighted_random: '加权随机',
+      round_robin: '轮询',
+      least_in_flight: '进行中请求最少',
+      lowest_latency: '延迟最低',
+    },
+  },
 };

@@ -17,10 +17,11 @@ const DEFAULTS = [
 const OPTIONS = [
   { key: 'ModelRatio', value: '{"gpt-4":20,"gpt-4o-mini":0.075,"my-model":3}' },
   { key: 'CompletionRatio', value: '{}' },
-  { key: 'GroupRatio', value: '{"default":1}' },
+  { key: 'GroupRatio', value: '{"default":1,"vip":0.5}' },
   { key: 'CacheReadRatio', value: '{}' },
   { key: 'CacheWriteRatio', value: '{}' },
-  { key: 'GroupRateLimits', value: '{}' },
+  { key: 'GroupRateLimits', value: '{"vip":{"rpm":60,"tpm":100000,"concurrency":5}}' },
+  { key: 'GroupRoutingStrategies', value: '{"vip":"round_robin","old":"lowest_latency"}' },
 ];
 
 type Update = { key: string; value: string };
@@ -110,19 +111,76 @@ describe('the ratio section: per-model prices beside the JSON, saved all or noth
     expect(screen.getByTestId('ratio-view-json').getAttribute('aria-selected')).toBe('true');
   });
 
-  it('sets the groups’ rate limits beside the group ratio, saved with the ratios', async () => {
+  /** The row of a group in the group limits editor, and one of its inputs by name. */
+  const groupRow = (group: string) => {
+    const row = screen
+      .getAllByTestId('group-limit-row')
+      .find((element) => element.dataset['group'] === group);
+    if (!row) throw new Error(`no group row ${group}`);
+    return row;
+  };
+  const input = (group: string, name: string) => {
+    const element = groupRow(group).querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${name}"]`);
+    if (!element) throw new Error(`no ${name} in ${group}`);
+    return element;
+  };
+
+  it('sets a group’s limits and routing in its row, saved with the ratios in one batch', async () => {
     const fetch = start();
-    // Once the stored options are in the form (the group ratio shown):
-    await waitFor(() =>
-      expect(screen.getByTestId<HTMLTextAreaElement>('option-GroupRatio').value).not.toBe(''),
+    await waitFor(() => expect(input('vip', 'rpm_limit').value).toBe('60'));
+    expect(screen.getAllByTestId('group-limit-row').map((row) => row.dataset['group'])).toEqual([
+      'default',
+      'vip',
+      'old',
+    ]);
+    expect(within(groupRow('old')).getByText('not in the group ratio')).toBeTruthy();
+    expect(input('default', 'rpm_limit').value).toBe('');
+    expect(input('vip', 'strategy').value).toBe('round_robin');
+
+    fireEvent.change(input('default', 'rpm_limit'), { target: { value: '30' } });
+    fireEvent.change(input('default', 'concurrency_limit'), { target: { value: '2' } });
+    fireEvent.change(input('vip', 'tpm_limit'), { target: { value: '' } });
+    fireEvent.change(input('vip', 'strategy'), { target: { value: 'least_in_flight' } });
+    fireEvent.change(input('old', 'strategy'), { target: { value: '' } });
+    expect(screen.queryByTestId('group-limit-invalid')).toBeNull();
+    fireEvent.click(screen.getByTestId('save-ratio'));
+    await waitFor(() => expect(writes(fetch)).toHaveLength(1));
+    const [write] = writes(fetch);
+    expect(write?.url).toBe('/api/option/batch');
+    expect(write?.updates).toEqual([
+      { key: 'GroupRateLimits', value: expect.any(String) as string },
+      { key: 'GroupRoutingStrategies', value: '{"vip":"least_in_flight"}' },
+    ]);
+    expect(JSON.parse(write?.updates[0]?.value ?? '')).toEqual({
+      vip: { rpm: 60, concurrency: 5 },
+      default: { rpm: 30, concurrency: 2 },
+    });
+  });
+
+  it('refuses a limit that is not a whole number from 0 up, says so in the row, and saves nothing', async () => {
+    const fetch = start();
+    await waitFor(() => expect(input('vip', 'rpm_limit').value).toBe('60'));
+    fireEvent.change(input('default', 'tpm_limit'), { target: { value: '10000000000000000000' } });
+    const message = await within(groupRow('default')).findByTestId('group-limit-invalid');
+    expect(message.textContent).toBe(
+      'Each limit must be a whole number from 0 to 1,000,000,000,000,000 (empty: no limit).',
     );
-    const limits = screen.getByTestId<HTMLTextAreaElement>('option-GroupRateLimits');
-    expect(limits.value).toBe('');
-    const value = '{"vip": {"rpm": 60, "tpm": 100000, "concurrency": 5}}';
-    fireEvent.change(limits, { target: { value } });
     fireEvent.click(screen.getByTestId('save-ratio'));
     await waitFor(() =>
-      expect(writes(fetch)).toEqual([{ url: '/api/option/', updates: [{ key: 'GroupRateLimits', value }] }]),
+      expect(document.body.textContent).toContain('Nothing was saved: fix the limits of default first.'),
     );
+    expect(writes(fetch)).toEqual([]);
+
+    fireEvent.change(input('default', 'tpm_limit'), { target: { value: '0' } });
+    await waitFor(() => expect(screen.queryByTestId('group-limit-invalid')).toBeNull());
+    fireEvent.click(screen.getByTestId('save-ratio'));
+    await waitFor(() => expect(writes(fetch)).toHaveLength(1));
+    expect(writes(fetch)[0]?.updates).toEqual([
+      {
+        key: 'GroupRateLimits',
+        value: '{"vip":{"rpm":60,"tpm":100000,"concurrency":5},"default":{"tpm":0}}',
+      },
+    ]);
+    expect(writes(fetch)[0]?.url).toBe('/api/option/');
   });
 });

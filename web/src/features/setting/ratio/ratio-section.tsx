@@ -2,10 +2,13 @@ import { Box, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import type { OptionKey } from '@sluice/contract/option-keys';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { showError } from '../../../lib/toast.js';
 import { OptionField, type FieldSpec } from '../options/option-fields.js';
 import { SaveRefused, useMayChangeOption } from '../options/option-section.js';
 import { RATIO_KEYS } from '../options/option-save-model.js';
 import { useOptionForm } from '../options/use-options.js';
+import { GroupLimitsEditor } from './group-limits-editor.js';
+import { groupRows, invalidGroups } from './group-limits-model.js';
 import { ModelPriceTable } from './model-price-table.js';
 import { parseRatioText, ratioText, type PriceMaps } from './model-price-model.js';
 
@@ -14,14 +17,14 @@ type View = 'table' | 'json';
 /** The maps the table edits; refused saves naming one of them open the JSON, where it is marked. */
 const TABLE_KEYS: readonly OptionKey[] = ['ModelRatio', 'CompletionRatio'];
 
-/** The ratio settings' options: the ratios, and the groups' rate limits beside the group ratio. */
-const SECTION_KEYS: readonly OptionKey[] = [...RATIO_KEYS, 'GroupRateLimits'];
+/** The ratio settings' options: the ratios, and the groups' limits and routing beside the group ratio. */
+const SECTION_KEYS: readonly OptionKey[] = [...RATIO_KEYS, 'GroupRateLimits', 'GroupRoutingStrategies'];
 
 /**
  * The ratio settings (spec §2): the model and completion ratios as a per-model price table or as
- * their JSON (two views of the same form values), the group and cache ratios and the group rate
- * limits as JSON below, and one Save for them all (all or nothing: a refused value stores none, and
- * is named).
+ * their JSON (two views of the same form values), the group and cache ratios as JSON below, a row
+ * per group for its rate limits and routing, and one Save for them all (all or nothing: a refused
+ * value stores none, and is named).
  */
 export const RatioSection = () => {
   const { t } = useTranslation();
@@ -42,6 +45,18 @@ export const RatioSection = () => {
     return model && completion ? { model, completion } : undefined;
   }, [modelText, completionText]);
   if (keys.length === 0) return null;
+
+  /** Saves unless a group's limits are not whole numbers (the rows say which). */
+  const save = () => {
+    const rows = groupRows(
+      form.values['GroupRatio'] ?? '',
+      form.values['GroupRateLimits'] ?? '',
+      form.values['GroupRoutingStrategies'] ?? '',
+    );
+    const invalid = invalidGroups(rows);
+    if (invalid.length > 0) showError(t('groupLimits.invalidSave', { groups: invalid.join(', ') }));
+    else form.save();
+  };
 
   const field = (spec: FieldSpec) =>
     keys.includes(spec.key) && (
@@ -93,12 +108,19 @@ export const RatioSection = () => {
       </Tabs>
       <Stack gap="sm">
         {field({ key: 'GroupRatio', placeholder: t('options.placeholder.GroupRatio') })}
-        {field({
-          key: 'GroupRateLimits',
-          multiline: true,
-          placeholder: t('options.placeholder.GroupRateLimits'),
-          description: t('options.hint.GroupRateLimits'),
-        })}
+        {keys.includes('GroupRateLimits') && (
+          <GroupLimitsEditor
+            ratioText={form.values['GroupRatio'] ?? ''}
+            limitsText={form.values['GroupRateLimits'] ?? ''}
+            strategiesText={form.values['GroupRoutingStrategies'] ?? ''}
+            onLimitsChange={(text) => form.set('GroupRateLimits', text)}
+            onStrategiesChange={
+              keys.includes('GroupRoutingStrategies')
+                ? (text) => form.set('GroupRoutingStrategies', text)
+                : undefined
+            }
+          />
+        )}
         {field({
           key: 'CacheReadRatio',
           placeholder: t('options.placeholder.CacheReadRatio'),
@@ -112,7 +134,7 @@ export const RatioSection = () => {
       </Stack>
       <Box>
         <Group>
-          <Button onClick={() => form.save()} loading={form.saving} data-testid="save-ratio">
+          <Button onClick={save} loading={form.saving} data-testid="save-ratio">
             {t('options.save')}
           </Button>
         </Group>
