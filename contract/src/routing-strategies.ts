@@ -32,6 +32,12 @@ export const readGroupRoutingStrategies = (
     };
   const value: Record<string, RoutingStrategyName> = {};
   for (const [group, strategy] of Object.entries(parsed as Record<string, unknown>)) {
+    // A group name as a user's group column holds it (as GroupRateLimits takes it).
+    if (group.length === 0 || group.length > 32)
+      return {
+        ok: false,
+        message: `GroupRoutingStrategies: ${JSON.stringify(group)} is not a group name (1 to 32 characters)`,
+      };
     if (!isRoutingStrategy(strategy))
       return {
         ok: false,

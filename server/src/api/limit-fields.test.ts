@@ -167,6 +167,18 @@ describe.each(testDialects())('rate limits and budgets through /api on %s', (dia
       });
     expect(test.sluice.services.options.values.GroupRateLimits).toBe(good);
 
+    expect((await put('GroupRoutingStrategies', '{"vip": "least_in_flight"}')).body.success).toBe(true);
+    for (const [bad, message] of [
+      ['[1]', 'GroupRoutingStrategies must be a JSON object mapping groups to strategies'],
+      [
+        '{"vip": "fastest"}',
+        'GroupRoutingStrategies: "vip" must be one of weighted_random, round_robin, least_in_flight, lowest_latency',
+      ],
+      ['{"": "round_robin"}', 'GroupRoutingStrategies: "" is not a group name (1 to 32 characters)'],
+    ] as const)
+      expect((await put('GroupRoutingStrategies', bad)).body, bad).toEqual({ success: false, message });
+    expect(test.sluice.services.options.values.GroupRoutingStrategies).toBe('{"vip": "least_in_flight"}');
+
     expect((await put('RateLimitFailClosed', 'true')).body.success).toBe(true);
     expect(test.sluice.services.options.values.RateLimitFailClosed).toBe(true);
     expect((await put('RateLimitFailClosed', 'yes')).body.success).toBe(false);
