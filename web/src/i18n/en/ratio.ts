@@ -55,6 +55,7 @@ export const enRatio = {
     invalidSave: 'Nothing was saved: fix the limits of {{groups}} first.',
     strategy: 'Routing',
     strategyDefault: 'Server default',
+    strategyDefaultIs: 'Server default ({{strategy}})',
     strategies: {
       weighted_random: 'Weighted random',
       round_robin: 'Round robin',

@@ -57,6 +57,7 @@ export const zhRatio: Catalogue<typeof enRatio> = {
     invalidSave: '未保存任何内容：请先修正 {{groups}} 的限制。',
     strategy: '路由策略',
     strategyDefault: '服务器默认',
+    strategyDefaultIs: '服务器默认（{{strategy}}）',
     strategies: {
       weighted_random: '加权随机',
       round_robin: '轮询',

@@ -22,6 +22,7 @@ export const GroupLimitsEditor = ({
   strategiesText,
   onLimitsChange,
   onStrategiesChange,
+  serverStrategy,
 }: {
   ratioText: string;
   limitsText: string;
@@ -29,6 +30,8 @@ export const GroupLimitsEditor = ({
   onLimitsChange: (text: string) => void;
   /** Absent when the user may not change GroupRoutingStrategies (administrators): no routing field. */
   onStrategiesChange?: (text: string) => void;
+  /** The RoutingStrategy option, named in the default choice. */
+  serverStrategy?: string;
 }) => {
   const { t } = useTranslation();
   const rows = useMemo(
@@ -37,13 +40,18 @@ export const GroupLimitsEditor = ({
   );
   const strategyOptions = useMemo(
     () => [
-      { value: '', label: t('groupLimits.strategyDefault') },
+      {
+        value: '',
+        label: isRoutingStrategy(serverStrategy)
+          ? t('groupLimits.strategyDefaultIs', { strategy: t(`groupLimits.strategies.${serverStrategy}`) })
+          : t('groupLimits.strategyDefault'),
+      },
       ...ROUTING_STRATEGIES.map((strategy) => ({
         value: strategy,
         label: t(`groupLimits.strategies.${strategy}`),
       })),
     ],
-    [t],
+    [t, serverStrategy],
   );
 
   const legendOf = (row: GroupRow) => (

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { notifications } from '@mantine/notifications';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../../../i18n/i18n.js';
 import { renderScreen, stubApi, type Answer } from '../../../test-support/render.js';
@@ -22,6 +22,7 @@ const OPTIONS = [
   { key: 'CacheWriteRatio', value: '{}' },
   { key: 'GroupRateLimits', value: '{"vip":{"rpm":60,"tpm":100000,"concurrency":5}}' },
   { key: 'GroupRoutingStrategies', value: '{"vip":"round_robin","old":"lowest_latency"}' },
+  { key: 'RoutingStrategy', value: 'weighted_random' },
 ];
 
 type Update = { key: string; value: string };
@@ -120,8 +121,13 @@ describe('the ratio section: per-model prices beside the JSON, saved all or noth
     return row;
   };
   const input = (group: string, name: string) => {
-    const element = groupRow(group).querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${name}"]`);
+    const element = groupRow(group).querySelector<HTMLInputElement>(`input[name="${name}"]`);
     if (!element) throw new Error(`no ${name} in ${group}`);
+    return element;
+  };
+  const strategy = (group: string) => {
+    const element = groupRow(group).querySelector<HTMLSelectElement>('select[name="strategy"]');
+    if (!element) throw new Error(`no strategy in ${group}`);
     return element;
   };
 
@@ -135,13 +141,14 @@ describe('the ratio section: per-model prices beside the JSON, saved all or noth
     ]);
     expect(within(groupRow('old')).getByText('not in the group ratio')).toBeTruthy();
     expect(input('default', 'rpm_limit').value).toBe('');
-    expect(input('vip', 'strategy').value).toBe('round_robin');
+    expect(strategy('vip').value).toBe('round_robin');
+    expect(strategy('default').selectedOptions[0]?.textContent).toBe('Server default (Weighted random)');
 
     fireEvent.change(input('default', 'rpm_limit'), { target: { value: '30' } });
     fireEvent.change(input('default', 'concurrency_limit'), { target: { value: '2' } });
     fireEvent.change(input('vip', 'tpm_limit'), { target: { value: '' } });
-    fireEvent.change(input('vip', 'strategy'), { target: { value: 'least_in_flight' } });
-    fireEvent.change(input('old', 'strategy'), { target: { value: '' } });
+    fireEvent.change(strategy('vip'), { target: { value: 'least_in_flight' } });
+    fireEvent.change(strategy('old'), { target: { value: '' } });
     expect(screen.queryByTestId('group-limit-invalid')).toBeNull();
     fireEvent.click(screen.getByTestId('save-ratio'));
     await waitFor(() => expect(writes(fetch)).toHaveLength(1));
@@ -171,6 +178,10 @@ describe('the ratio section: per-model prices beside the JSON, saved all or noth
     );
     expect(writes(fetch)).toEqual([]);
 
+    await act(() => i18n.changeLanguage('zh'));
+    expect(within(groupRow('default')).getByTestId('group-limit-invalid').textContent).toBe(
+      '每项限制须为 0 到 1,000,000,000,000,000 之间的整数（留空：不限制）。',
+    );
     fireEvent.change(input('default', 'tpm_limit'), { target: { value: '0' } });
     await waitFor(() => expect(screen.queryByTestId('group-limit-invalid')).toBeNull());
     fireEvent.click(screen.getByTestId('save-ratio'));

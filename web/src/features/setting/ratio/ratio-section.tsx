@@ -6,7 +6,7 @@ import { showError } from '../../../lib/toast.js';
 import { OptionField, type FieldSpec } from '../options/option-fields.js';
 import { SaveRefused, useMayChangeOption } from '../options/option-section.js';
 import { RATIO_KEYS } from '../options/option-save-model.js';
-import { useOptionForm } from '../options/use-options.js';
+import { useOptionForm, useOptions } from '../options/use-options.js';
 import { GroupLimitsEditor } from './group-limits-editor.js';
 import { groupRows, invalidGroups } from './group-limits-model.js';
 import { ModelPriceTable } from './model-price-table.js';
@@ -31,6 +31,7 @@ export const RatioSection = () => {
   const mayChange = useMayChangeOption();
   const keys: readonly OptionKey[] = SECTION_KEYS.filter(mayChange);
   const form = useOptionForm(keys);
+  const serverStrategy = useOptions().data?.['RoutingStrategy'];
   const [view, setView] = useState<View>('table');
   const [seenError, setSeenError] = useState<string | undefined>();
   if (form.saveError !== seenError) {
@@ -119,6 +120,7 @@ export const RatioSection = () => {
                 ? (text) => form.set('GroupRoutingStrategies', text)
                 : undefined
             }
+            serverStrategy={serverStrategy}
           />
         )}
         {field({
