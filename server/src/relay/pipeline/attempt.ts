@@ -44,14 +44,16 @@ export const runAttempt = async (context: RequestContext, row: ChannelRow): Prom
 
 /**
  * A failed attempt with one of a channel's several keys: a key the upstream refused (the boot's rule
- * decides) is disabled alone, and while another key serves the failure is not the channel's (it
- * fails over, but counts nothing against the channel). The last key's refusal is the channel's, as
- * one-api's one key.
+ * decides) is disabled alone, and while another key serves the failure is not the channel's (the
+ * pipeline tries the same channel again with its next key, counting nothing against the channel).
+ * The last key's refusal is the channel's, as one-api's one key.
  */
 const keyFailure = (context: RequestContext, row: ChannelRow, key: PickedKey, error: unknown): unknown => {
   if (!(error instanceof AttemptFailure) || !error.channelsFault || key.id === undefined) return error;
   if (!context.deps.onKeyRefused?.(row.id, key.id, error.error)) return error;
-  return refuseKey(row, key.index) > 0 ? new AttemptFailure(error.error, error.retryable, false) : error;
+  return refuseKey(row, key.index) > 0
+    ? new AttemptFailure(error.error, error.retryable, false, true)
+    : error;
 };
 
 const attemptWith = async (

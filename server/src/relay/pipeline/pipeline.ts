@@ -94,7 +94,12 @@ const relayAdmitted = async (
   };
 
   let failure: AppError | undefined;
-  for (const candidate of call.order) {
+  // RetryTimes + 1 attempts in all (the breaker's probe may add one to the order): a channel that
+  // refused a key alone is tried again with its next key, a retry like any other.
+  const attempts = Math.max(call.order.length, 1 + Math.max(0, options.RetryTimes));
+  let at = 0;
+  for (let attempt = 0; attempt < attempts && at < call.order.length; attempt += 1) {
+    const candidate = call.order[at] as RoutableChannel;
     trail.startedAt = performance.now();
     trail.key = 0;
     try {
@@ -123,7 +128,11 @@ const relayAdmitted = async (
         },
         'upstream attempt failed',
       );
+      // Its key refused, the channel still has another: the same channel again, before the next one
+      // (before the client got a byte: a stream that opened never fails an attempt).
+      if (error.anotherKey) continue;
       if (!error.retryable) break;
+      at += 1;
     }
   }
   deps.track(deps.billing.release(admission.payer, admission.reserved, admission.reservationId));

@@ -111,6 +111,8 @@ export class AttemptFailure extends Error {
     readonly retryable: boolean,
     /** False when the failure says nothing of the channel's health (a kind of request it cannot take). */
     readonly channelsFault = true,
+    /** True when the channel refused the attempt's key alone and has another enabled key to try. */
+    readonly anotherKey = false,
   ) {
     super(error.message);
   }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBaiduDouble } from '../../test-support/baidu-double.js';
 import { listenHandler } from '../../test-support/listen.js';
 import { startRelayFixture, type RelayFixture, type RelayUser } from '../../test-support/relay-fixture.js';
-import { chatBody, relayPost } from '../../test-support/relay-helpers.js';
+import { chatBody, consumeLogs, relayPost } from '../../test-support/relay-helpers.js';
 import { testDialects } from '../../test-support/test-databases.js';
 import { keyIdOf } from '../routing/channel-keys.js';
 
@@ -169,6 +169,82 @@ describe.each(testDialects())('relay: several keys per channel on %s', (dialect)
       expect((await channelRow(id)).status).toBe(CHANNEL_STATUS.enabled);
     } finally {
       await baidu.close();
+    }
+  });
+
+  /** Two channels in a group of their own: `first` (tried first, its keys `keys`), then `second`. */
+  const failoverPair = async (keys: readonly string[]) => {
+    groups += 1;
+    const group = `keys${groups}`;
+    const channel = (priority: number) =>
+      fixture.channel({
+        type: CHANNEL_TYPE.openAi,
+        base_url: upstream.url,
+        models: 'gpt-4o',
+        group,
+        priority,
+      });
+    const first = await channel(10);
+    const second = await channel(0);
+    expect((await fixture.root.put('/api/channel/', { id: first, key: keys.join('\n') })).body.success).toBe(
+      true,
+    );
+    expect(
+      (await fixture.root.put('/api/channel/', { id: second, key: `${keys[0]}-second` })).body.success,
+    ).toBe(true);
+    const user = await fixture.user({ group });
+    const attempts = async () => {
+      await fixture.test.sluice.idle();
+      const rows = await consumeLogs(db(), user.userId);
+      const routing = JSON.parse(rows.at(-1)?.routing ?? 'null') as {
+        attempts: { channel: number; key: number; status: number; reason: string }[];
+      };
+      return routing.attempts.map(({ channel, key, status, reason }) => ({ channel, key, status, reason }));
+    };
+    return { first, second, user, attempts };
+  };
+
+  it('retries a refused key on the same channel with its next key before another channel', async () => {
+    await fixture.test.sluice.services.options.update('RetryTimes', '2');
+    try {
+      refused.add('sk-fo-bad-a');
+      const { first, user, attempts } = await failoverPair(['sk-fo-bad-a', 'sk-fo-good-b']);
+      seen.length = 0;
+      expect((await chat(user)).status).toBe(200);
+      expect(seen).toEqual(['sk-fo-bad-a', 'sk-fo-good-b']);
+      expect(await attempts()).toEqual([
+        { channel: first, key: 0, status: 401, reason: 'invalid_api_key' },
+        { channel: first, key: 1, status: 200, reason: '' },
+      ]);
+      await eventually(async () => 'disabled_keys' in jsonObjectOf((await channelRow(first)).config));
+      const disabled = jsonObjectOf((await channelRow(first)).config)['disabled_keys'];
+      expect(Object.keys(disabled as object)).toEqual([keyIdOf('sk-fo-bad-a')]);
+    } finally {
+      await fixture.test.sluice.services.options.update('RetryTimes', '0');
+    }
+  });
+
+  it('moves to the next channel once every key of a channel is refused', async () => {
+    await fixture.test.sluice.services.options.update('RetryTimes', '2');
+    try {
+      refused.add('sk-fo-all-a').add('sk-fo-all-b');
+      const { first, second, user, attempts } = await failoverPair(['sk-fo-all-a', 'sk-fo-all-b']);
+      seen.length = 0;
+      expect((await chat(user)).status).toBe(200);
+      expect(seen).toEqual(['sk-fo-all-a', 'sk-fo-all-b', 'sk-fo-all-a-second']);
+      expect(await attempts()).toEqual([
+        { channel: first, key: 0, status: 401, reason: 'invalid_api_key' },
+        { channel: first, key: 1, status: 401, reason: 'invalid_api_key' },
+        { channel: second, key: 0, status: 200, reason: '' },
+      ]);
+      // Every key refused: one turn on the channel (no key left to retry with), then the next channel.
+      expect((await chat(user)).status).toBe(200);
+      expect((await attempts()).map(({ channel, status }) => ({ channel, status }))).toEqual([
+        { channel: first, status: 401 },
+        { channel: second, status: 200 },
+      ]);
+    } finally {
+      await fixture.test.sluice.services.options.update('RetryTimes', '0');
     }
   });
 
