@@ -30,6 +30,7 @@ const HEADER = [
   'is_stream',
   'content',
   'client_format',
+  'routing',
 ];
 const TRICKY = [
   'plain',
@@ -118,6 +119,7 @@ describe.each(testDialects())('log CSV export on %s', (dialect) => {
       'false',
       'plain',
       '',
+      '',
     ]);
     expect(Number(first[0])).toBeGreaterThan(0);
     expect(rows[0]?.[12]).toBe('true');
@@ -187,6 +189,24 @@ describe.each(testDialects())('log CSV export on %s', (dialect) => {
     ))
       chunks.push(chunk);
     expect(chunks.map((chunk) => chunk.split('\r\n').length - 1)).toEqual([1, 1000, 1000, 500]);
+  });
+
+  it('exports the routing decision as one readable cell', async () => {
+    const carol = await signInNewUser(test, 'carol');
+    const routing = {
+      strategy: 'round_robin',
+      affinity: true,
+      attempts: [
+        { channel: 3, key: 1, status: 401, reason: 'invalid_api_key', ms: 12 },
+        { channel: 3, key: 0, status: 200, reason: '', ms: 310 },
+      ],
+    };
+    await insertLogs(test.sluice.services.deps.logDb, [
+      { user_id: carol.id, username: 'carol', created_at: T + 90, routing: JSON.stringify(routing) },
+    ]);
+    const cell = 'round_robin · affinity: ch#3/k1 401 invalid_api_key 12ms → ch#3/k0 200 310ms';
+    expect(csvOf(await root.get('/api/log/export?username=carol')).map((row) => row[15])).toEqual([cell]);
+    expect(csvOf(await carol.client.get('/api/log/self/export')).map((row) => row[15])).toEqual([cell]);
   });
 
   it('refuses bad filters before streaming', async () => {

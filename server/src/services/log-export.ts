@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
+import type { LogRouting } from '@sluice/contract/schemas/log';
 import { CSV_BOM, csvRecord, type CsvValue } from '../lib/csv.js';
 import { LOG_COLUMNS, logConditions, toLogRecord, type LogScope } from './log-scope.js';
 
@@ -22,7 +23,26 @@ export const LOG_CSV_HEADER = [
   'is_stream',
   'content',
   'client_format',
+  'routing',
 ] as const;
+
+/**
+ * A row's routing decision in one readable cell (a spreadsheet's reader filters and reads it; the
+ * log list answers the JSON): the strategy, `affinity` when the conversation's pin chose the first
+ * channel, then each attempt in order, `ch#<channel>/k<key's place> <status>[ <reason>] <ms>ms`,
+ * joined by ` → `: `round_robin · affinity: ch#3/k1 401 invalid_api_key 12ms → ch#3/k0 200 310ms`.
+ * Empty for a row without one (one-api's rows, errors, top-ups).
+ */
+export const routingCell = (routing: LogRouting | undefined): string => {
+  if (!routing) return '';
+  const attempts = routing.attempts
+    .map(
+      ({ channel, key, status, reason, ms }) =>
+        `ch#${channel}/k${key} ${status}${reason ? ` ${reason}` : ''} ${ms}ms`,
+    )
+    .join(' → ');
+  return `${routing.strategy}${routing.affinity ? ' · affinity' : ''}: ${attempts}`;
+};
 
 const isoTime = (seconds: number): string => {
   const date = new Date(seconds * 1000);
@@ -64,6 +84,7 @@ export async function* logCsvChunks(
           log.is_stream,
           log.content,
           log.client_format,
+          routingCell(log.routing),
         ];
         return csvRecord(values);
       })
