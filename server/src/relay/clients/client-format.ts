@@ -1,4 +1,4 @@
-import type { UpstreamErrorInfo } from '../providers/adaptor.js';
+import type { SseEvent, UpstreamErrorInfo } from '../providers/adaptor.js';
 
 /**
  * The client formats the relay answers in. `openai` is the hub: every other format is read into an
@@ -40,6 +40,16 @@ export interface ClientStreamWriter {
   error(error: UpstreamErrorInfo): string;
 }
 
+/**
+ * The end of a stream relayed in the client's own format (a native channel's, byte for byte) that
+ * broke after it opened, when the format's error event must carry what the stream said before it:
+ * fed every event as it passes, asked once for the closing text.
+ */
+export interface NativeBreakWriter {
+  readonly observe: (event: SseEvent) => void;
+  readonly failed: (error: UpstreamErrorInfo) => string;
+}
+
 /** An error as the relay has it (OpenAI's vocabulary), for a format to say in its own shape. */
 export interface ClientErrorInput {
   readonly status: number;
@@ -65,4 +75,6 @@ export interface ClientFormat {
   streamWriter(context: ClientContext): ClientStreamWriter;
   /** An error as the format's own error body (the status stays the relay's). */
   errorBody(error: ClientErrorInput): unknown;
+  /** A fresh writer of a native stream's break (absent: the format's error event says the error alone). */
+  nativeBreak?(): NativeBreakWriter;
 }

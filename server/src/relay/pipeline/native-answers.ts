@@ -3,7 +3,7 @@ import { usageQuota } from '../metering/pricing.js';
 import type { NativeFormat, Usage } from '../providers/adaptor.js';
 import { countTextTokens } from '../metering/token-counter.js';
 import { nativeStream, type NativeOutcome } from '../stream/native-stream.js';
-import { nativeBreakEvent, streamBreak } from '../stream/stream-break.js';
+import { breakInfo, nativeBreakEvent, streamBreak } from '../stream/stream-break.js';
 import {
   openInTime,
   readWhole,
@@ -23,13 +23,20 @@ import { reply, safeJson, type RelayReply } from './relay-response.js';
  */
 const nativeStreamAnswer = (answer: Answer, native: NativeFormat): RelayReply | Promise<RelayReply> => {
   const { response } = answer;
+  const format = answer.context.call.client?.format;
+  // A format whose break carries what its stream said (the Responses API's `response.failed`) reads it.
+  const breaking = format?.nativeBreak?.();
   const stream = nativeStream({
     native,
     adaptor: answer.adaptor,
     upstream: response,
     abortUpstream: () => response.body.destroy(),
     frames: native.decodeStream?.((text) => scrub(text, answer.meta.channel)),
-    breakEvent: (error) => nativeBreakEvent(answer.context.call.client?.format, streamBreak(error)),
+    observe: breaking?.observe,
+    breakEvent: (error) =>
+      breaking
+        ? breaking.failed(breakInfo(streamBreak(error)))
+        : nativeBreakEvent(format, streamBreak(error)),
     onFinish: (outcome) => {
       const usage = usageOrCount(
         answer,

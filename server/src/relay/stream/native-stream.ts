@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { createSseParser } from '../../lib/sse.js';
-import type { Adaptor, NativeFormat, StreamDecoder, Usage } from '../providers/adaptor.js';
+import type { Adaptor, NativeFormat, SseEvent, StreamDecoder, Usage } from '../providers/adaptor.js';
 import type { ChunkSource } from '../pipeline/relay-response.js';
 import type { UpstreamResponse } from '../upstream/upstream.js';
 import { OPENING_LIMIT_BYTES, StreamRefused, endedUnopened, refusedGarbage } from './stream-opening.js';
@@ -23,6 +23,8 @@ export interface NativeStreamOptions {
    * past its idle timeout, unreadable): the client format's own error event (stream-break.ts).
    */
   readonly breakEvent: (error: unknown) => string;
+  /** Told every event as it passes (what `breakEvent` may need to say: the Responses API's response). */
+  readonly observe?: ((event: SseEvent) => void) | undefined;
 }
 
 /** How a native stream ended: its usage is `final` only when the provider's last word on it came. */
@@ -113,8 +115,10 @@ export const nativeStream = (options: NativeStreamOptions): NativeStream => {
       if (last) events.push(...parser.end());
     }
     let out = '';
+    const observe = options.observe;
     for (const event of events) {
       const step = tap(event);
+      observe?.(event);
       if (!opened) {
         if (step.opening === 'refuse') {
           refusal ??= new StreamRefused(

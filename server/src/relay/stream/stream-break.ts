@@ -56,7 +56,9 @@ const input = (error: AppError) => ({
 /**
  * A break in a stream relayed in the client's own format (a native channel), as that format's
  * provider says an error mid-stream: Anthropic's `error` event, Google's `{error:{code,message,status}}`
- * event, the Responses API's `error` event; OpenAI's error event for OpenAI's format.
+ * event; OpenAI's error event for OpenAI's format. The Responses API's break needs the stream's own
+ * events (its `response.failed` carries the response as it stood): its format's `nativeBreak`
+ * (clients/responses/responses-native-break.ts) says it; the `error` event here is only a fallback.
  */
 const NATIVE_BREAKS: Readonly<Record<ClientFormatName, (format: ClientFormat, error: AppError) => string>> = {
   openai: (_format, error) => openAiErrorEvent(breakInfo(error)),

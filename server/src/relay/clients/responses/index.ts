@@ -2,6 +2,7 @@ import type { ClientFormat } from '../client-format.js';
 import { responsesErrorBody } from './responses-error.js';
 import { responsesToHub } from './responses-request.js';
 import { hubToResponse } from './responses-response.js';
+import { createResponsesNativeBreak } from './responses-native-break.js';
 import { createResponsesStreamWriter } from './responses-stream.js';
 
 /**
@@ -17,6 +18,7 @@ export const responsesClient: ClientFormat = {
   fromHub: (completion, context) => hubToResponse(completion, context),
   streamWriter: (context) => createResponsesStreamWriter(context),
   errorBody: (error) => responsesErrorBody(error),
+  nativeBreak: createResponsesNativeBreak,
 };
 
 export { needsResponsesUpstream, preferResponsesUpstream } from './responses-upstream.js';

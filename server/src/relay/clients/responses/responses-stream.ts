@@ -16,6 +16,7 @@ import {
   type Outcome,
   type ResponsesUsage,
 } from './responses-response.js';
+import { failedEvents, responseError } from './responses-failure.js';
 import { customInputOf, toolKindsOf, type ToolKind } from './responses-tools.js';
 
 /**
@@ -74,14 +75,33 @@ export const createResponsesStreamWriter = (context: ClientContext): ClientStrea
   const snapshot = (
     status: 'in_progress' | 'completed' | 'incomplete' | 'failed',
     error?: UpstreamErrorInfo,
+    items: readonly unknown[] = output,
   ) =>
     responseObject(ids.response, context, echo, {
       status,
-      output: output.filter((item) => item !== undefined),
+      output: items.filter((item) => item !== undefined),
       usage,
       incomplete_details: status === 'incomplete' ? outcome.incomplete_details : null,
-      error: error ? { code: error.code || 'server_error', message: error.message } : null,
+      error: error ? responseError(error) : null,
     });
+
+  /** The output as delivered when the stream broke: the items still open, incomplete, with what came. */
+  const delivered = (): unknown[] => {
+    const items = [...output];
+    if (open)
+      items[open.index] =
+        open.kind === 'message'
+          ? messageItem(open.id, open.text, 'incomplete')
+          : reasoningItem(open.id, open.text);
+    for (const call of calls.values()) {
+      const opened = call.opened;
+      if (!opened || items[opened.index] !== undefined) continue;
+      items[opened.index] = opened.kind?.custom
+        ? customCallItem(opened.id, call.callId, opened.kind, customInputOf(call.args), 'incomplete')
+        : functionCallItem(opened.id, call.callId, call.name, opened.kind, call.args, 'incomplete');
+    }
+    return items;
+  };
 
   const start = (): void => {
     if (started) return;
@@ -259,8 +279,8 @@ export const createResponsesStreamWriter = (context: ClientContext): ClientStrea
       if (ended) return '';
       ended = true;
       start();
-      emit('error', { code: error.code || null, message: error.message, param: null });
-      emit('response.failed', { response: snapshot('failed', error) });
+      out += failedEvents(error, snapshot('failed', error, delivered()), sequence);
+      sequence += 2;
       return take();
     },
   };
