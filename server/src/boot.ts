@@ -13,6 +13,7 @@ import type { AppError } from './lib/app-error.js';
 import { nowSeconds } from './lib/time.js';
 import { ensureRootUser } from './services/bootstrap.js';
 import { createOptionStore } from './services/option-store.js';
+import { createBreakerAlerts } from './services/breaker-alerts.js';
 import { createBudgetWarning } from './services/budget-warning.js';
 import { createQuotaReminder } from './services/quota-reminder.js';
 import { createRootNotifier } from './services/root-notifier.js';
@@ -185,6 +186,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       mailer: services.mailer,
       logger,
       track,
+      raise: services.alerts.raise,
     });
     const keyQuotaAlerts = createKeyQuotaAlerts({
       db: main.db,
@@ -247,6 +249,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
           }
         : undefined,
       warn: (error, doing) => logger.warn({ err: error }, `channel breaker: ${doing} failed`),
+      onTransition: createBreakerAlerts({ db: main.db, raise: services.alerts.raise, track }),
     });
     // The live dashboard's per-minute counters: in memory, or added up across instances in Redis.
     const live = createLiveCounters({

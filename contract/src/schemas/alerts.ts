@@ -3,12 +3,16 @@ import { pageQuerySchema } from './common.js';
 
 /**
  * What an alert is about. `test` is the console's "send test"; the others come from the server:
- * a channel disabled or re-enabled automatically, a user's or a key's quota below
- * QuotaRemindThreshold.
+ * a channel disabled or re-enabled automatically, a channel's breaker opened (cooled down) or
+ * closed by a probe's success (recovered), a user's or a key's quota below QuotaRemindThreshold,
+ * a budget window at BudgetWarningPercent.
  */
 export const ALERT_EVENTS = [
   'channel.disabled',
   'channel.enabled',
+  'channel.cooled_down',
+  'channel.recovered',
+  'budget.threshold',
   'user.quota_low',
   'token.quota_low',
   'test',

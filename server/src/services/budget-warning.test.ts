@@ -3,14 +3,17 @@ import { startOpenAiDouble, type OpenAiDouble } from '../test-support/openai-dou
 import { startRelayFixture, type RelayFixture, type RelayUser } from '../test-support/relay-fixture.js';
 import { startSmtpSink, type SmtpSink } from '../test-support/smtp-sink.js';
 import { testDialects } from '../test-support/test-databases.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver.js';
 import { BUDGET_WARNED_PURPOSE } from './budget-warning.js';
 
 const MODEL = 'gpt-3.5-turbo';
+const SECRET = 'budget-alert-secret-0123';
 
 describe.each(testDialects())('the budget warning mail at BudgetWarningPercent (%s)', (dialect) => {
   let fixture: RelayFixture;
   let upstream: OpenAiDouble;
   let smtp: SmtpSink;
+  let receiver: WebhookReceiver;
   let serial = 0;
   const sluice = () => fixture.test.sluice;
   const db = () => sluice().database.db;
@@ -29,7 +32,11 @@ describe.each(testDialects())('the budget warning mail at BudgetWarningPercent (
   const mailsTo = (email: string) => smtp.mails.filter((mail) => mail.envelopeTo.includes(email));
 
   beforeAll(async () => {
-    [upstream, smtp] = await Promise.all([startOpenAiDouble(), startSmtpSink()]);
+    [upstream, smtp, receiver] = await Promise.all([
+      startOpenAiDouble(),
+      startSmtpSink(),
+      startWebhookReceiver(SECRET),
+    ]);
     fixture = await startRelayFixture(dialect);
     await fixture.channel({ name: 'steady', base_url: upstream.url, models: MODEL });
     const options: Record<string, string> = {
@@ -38,12 +45,13 @@ describe.each(testDialects())('the budget warning mail at BudgetWarningPercent (
       SMTPFrom: 'noreply@sluice.test',
       BudgetWarningPercent: '1',
       BudgetTimeZone: 'UTC',
+      AlertWebhooks: JSON.stringify([{ name: 'ops', url: receiver.url, secret: SECRET }]),
     };
     for (const [key, value] of Object.entries(options)) await sluice().services.options.update(key, value);
   });
   afterAll(async () => {
     await fixture?.close();
-    await Promise.all([upstream?.close(), smtp?.close()]);
+    await Promise.all([upstream?.close(), smtp?.close(), receiver?.close()]);
   });
 
   it("mails once per window when a key's budget reaches the threshold; the marker ends with the window", async () => {
@@ -63,6 +71,20 @@ describe.each(testDialects())('the budget warning mail at BudgetWarningPercent (
     // The next UTC midnight: the daily window's end.
     const midnight = Math.ceil((Date.now() + 1) / 86_400_000) * 86_400;
     expect(Number(marker.expires_at)).toBe(midnight);
+    // The same moment, once: a signed budget.threshold webhook with the key, window, used and cap.
+    await expect
+      .poll(() => receiver.received.filter((hook) => hook.body.data['token_id'] === user.tokenId))
+      .toHaveLength(1);
+    const hook = receiver.received.find((entry) => entry.body.data['token_id'] === user.tokenId);
+    expect(hook?.verified).toBe(true);
+    expect(hook?.body.event).toBe('budget.threshold');
+    expect(hook?.body.data).toMatchObject({
+      subject: 'token',
+      window: 'daily',
+      cap: 10_000,
+      ends_at: midnight,
+    });
+    expect(Number(hook?.body.data['used'])).toBeGreaterThanOrEqual(100);
   });
 
   it("warns of a user's own budget, in the user's words", async () => {

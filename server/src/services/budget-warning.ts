@@ -4,6 +4,7 @@ import type { Dialect } from '../db/dsn.js';
 import type { Tables } from '../db/tables.js';
 import { escapeHtml } from '../lib/html.js';
 import type { BudgetWindow } from '../lib/budget-windows.js';
+import type { Alert } from './alert-service.js';
 import type { Mailer } from './mailer.js';
 import { formatLogQuota } from './quota-text.js';
 import type { ServiceDeps } from './service-deps.js';
@@ -19,6 +20,8 @@ export interface BudgetWarningDeps {
   readonly mailer: Mailer;
   readonly logger: Logger;
   readonly track: (work: Promise<unknown>) => void;
+  /** The `budget.threshold` alert (the webhooks), raised when the window's mail is claimed. */
+  readonly raise?: (alert: Alert) => Promise<void>;
 }
 
 /** A subject's window at or past BudgetWarningPercent once a request is admitted (budget-ledger.ts). */
@@ -33,6 +36,20 @@ export interface BudgetCrossing {
 }
 
 const WINDOW_NAMES = { '5h': '5-hour', daily: 'daily', weekly: 'weekly', monthly: 'monthly' } as const;
+
+/** The `budget.threshold` alert of a crossing; its object is the marker's key (`t:7:daily`). */
+const thresholdAlert = (crossing: BudgetCrossing, key: string): Alert => ({
+  event: 'budget.threshold',
+  objectId: key,
+  data: {
+    subject: crossing.subject === 'u' ? 'user' : 'token',
+    [crossing.subject === 'u' ? 'user_id' : 'token_id']: crossing.id,
+    window: crossing.window,
+    used: crossing.used,
+    cap: crossing.limit,
+    ends_at: crossing.endsAt,
+  },
+});
 
 /**
  * Mails the user once per window when a key's or their own budget reaches BudgetWarningPercent.
@@ -84,6 +101,7 @@ export const createBudgetWarning = (deps: BudgetWarningDeps) => {
 
   const warn = async (crossing: BudgetCrossing, key: string): Promise<void> => {
     if (!(await claim(key, crossing.endsAt))) return;
+    if (deps.raise) deps.track(deps.raise(thresholdAlert(crossing, key)));
     const { email, what } = await emailOf(crossing);
     if (email === '') return;
     const values = deps.options.values;

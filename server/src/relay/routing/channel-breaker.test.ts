@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createChannelBreaker, type BreakerSettings } from './channel-breaker.js';
+import { createChannelBreaker, type BreakerSettings, type BreakerTransition } from './channel-breaker.js';
 import type { ChannelRow, RoutableChannel } from './relay-index.js';
 
 const channel = (id: number): RoutableChannel => ({ row: { id } as ChannelRow, priority: 0, weight: 0 });
@@ -15,12 +15,14 @@ const ids = (order: readonly RoutableChannel[] | Promise<readonly RoutableChanne
 
 const setUp = (settings: Partial<BreakerSettings> = {}) => {
   const clock = { at: 1_000_000 };
+  const moves: BreakerTransition[] = [];
   const breaker = createChannelBreaker({
     settings: () => ({ failures: 3, windowMs: 60_000, cooldownMs: 30_000, ...settings }),
     now: () => clock.at,
+    onTransition: (move) => moves.push(move),
   });
   const route = () => ids(breaker.route([A, B, C], 3, asGiven));
-  return { clock, breaker, route };
+  return { clock, breaker, route, moves };
 };
 
 describe('the channel breaker', () => {
@@ -121,5 +123,23 @@ describe('the channel breaker', () => {
     for (let count = 0; count < 10; count += 1) breaker.failed(1);
     expect(route()).toEqual([1, 2, 3]);
     expect(breaker.view(1).state).toBe('closed');
+  });
+
+  it('tells each transition once: cooled down when it opens, recovered when the probe closes it', () => {
+    const { clock, breaker, route, moves } = setUp();
+    for (let count = 0; count < 3; count += 1) breaker.failed(1);
+    expect(moves).toEqual([{ kind: 'cooled_down', channelId: 1, failures: 3, until: 1030 }]);
+    // A failed probe opens it again: the same cooldown, not another transition.
+    clock.at += 30_000;
+    expect(route()).toEqual([1, 2, 3]);
+    breaker.failed(1);
+    breaker.failed(1);
+    expect(moves).toHaveLength(1);
+    clock.at += 30_000;
+    expect(route()).toEqual([1, 2, 3]);
+    breaker.succeeded(1);
+    breaker.succeeded(1);
+    breaker.succeeded(2);
+    expect(moves.slice(1)).toEqual([{ kind: 'recovered', channelId: 1 }]);
   });
 });

@@ -1,3 +1,4 @@
+import type { BreakerMove } from '../../services/breaker-alerts.js';
 import type { RoutableChannel } from './relay-index.js';
 
 /** The breaker's thresholds (options ChannelBreakerFailures, …WindowSeconds, …CooldownSeconds). */
@@ -29,6 +30,13 @@ export interface BreakerShare {
     args: readonly (string | number)[],
   ) => Promise<unknown>;
 }
+
+/**
+ * A breaker's move as the instance that made it saw it (an opening or closing heard from another
+ * instance is not one): `cooled_down` when a closed channel opens, `recovered` when a probe's
+ * success closes an open or half-open one. Each transition is told once, where it happened.
+ */
+export type BreakerTransition = BreakerMove;
 
 /** Orders the channels a request may try (routing/select-channel.ts's `attemptOrder`). */
 export type ChannelOrder = (
@@ -89,6 +97,8 @@ export const createChannelBreaker = (deps: {
   readonly now?: () => number;
   readonly share?: BreakerShare | undefined;
   readonly warn?: (error: unknown, doing: string) => void;
+  /** Told each transition this instance made (the alerts); it must not throw. */
+  readonly onTransition?: (move: BreakerTransition) => void;
 }): ChannelBreaker => {
   const now = deps.now ?? Date.now;
   const share = deps.share;
@@ -105,10 +115,19 @@ export const createChannelBreaker = (deps: {
   };
 
   const open = (channelId: number, trip: Trip) => {
+    const wasClosed = trip.openUntil === 0;
+    const failures = trip.failures;
     trip.openUntil = now() + Math.max(1000, deps.settings().cooldownMs);
     trip.probeUntil = 0;
     trip.failures = 0;
     tell(channelId, trip.openUntil);
+    if (wasClosed)
+      deps.onTransition?.({
+        kind: 'cooled_down',
+        channelId,
+        failures,
+        until: Math.ceil(trip.openUntil / 1000),
+      });
   };
 
   const heard = (channelId: number, openUntil: number) => {
@@ -200,7 +219,9 @@ export const createChannelBreaker = (deps: {
       const trip = trips.get(channelId);
       if (trip === undefined) return;
       trips.delete(channelId);
-      if (trip.openUntil > 0) tell(channelId, 0);
+      if (trip.openUntil === 0) return;
+      tell(channelId, 0);
+      deps.onTransition?.({ kind: 'recovered', channelId });
     },
     view: (channelId) => {
       const trip = trips.get(channelId);

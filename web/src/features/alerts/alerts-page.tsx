@@ -32,6 +32,9 @@ const STATUS_COLORS: Readonly<Record<AlertDeliveryStatus, string>> = {
 const EVENT_KEYS = {
   'channel.disabled': 'channelDisabled',
   'channel.enabled': 'channelEnabled',
+  'channel.cooled_down': 'channelCooledDown',
+  'channel.recovered': 'channelRecovered',
+  'budget.threshold': 'budgetThreshold',
   'user.quota_low': 'userQuotaLow',
   'token.quota_low': 'tokenQuotaLow',
   test: 'test',

@@ -38,6 +38,9 @@ export const enAlerts = {
     eventNames: {
       channelDisabled: 'Channel disabled',
       channelEnabled: 'Channel back',
+      channelCooledDown: 'Channel cooling down',
+      channelRecovered: 'Channel recovered',
+      budgetThreshold: 'Budget threshold',
       userQuotaLow: 'User quota low',
       tokenQuotaLow: 'Key quota low',
       test: 'Test',

@@ -41,6 +41,9 @@ export const zhAlerts: Catalogue<typeof enAlerts> = {
     eventNames: {
       channelDisabled: '渠道已禁用',
       channelEnabled: '渠道已恢复',
+      channelCooledDown: '渠道熔断冷却',
+      channelRecovered: '渠道熔断恢复',
+      budgetThreshold: '预算达到阈值',
       userQuotaLow: '用户额度不足',
       tokenQuotaLow: '令牌额度不足',
       test: '测试',
