@@ -15,6 +15,8 @@ export interface ReplyProgress {
   readonly totalMs?: number | undefined;
   /** The user stopped it. */
   readonly stopped?: boolean | undefined;
+  /** Sluice's id of the request (`x-sluice-request-id`): its row in the user's log. */
+  readonly requestId?: string | undefined;
 }
 
 export interface StreamOptions {
@@ -53,6 +55,7 @@ export const streamReply = async (options: StreamOptions): Promise<ReplyProgress
       body: JSON.stringify(options.request.body),
       signal: options.signal,
     });
+    reply = { ...reply, requestId: response.headers.get('x-sluice-request-id') ?? undefined };
     if (!response.ok || !response.body) {
       const body = await response.text();
       return finish({ firstByteMs: now() - started, error: errorMessageOf(response.status, body) });

@@ -3,6 +3,7 @@ import type { StoredConversation, StoredTurn } from '../../lib/stored-conversati
 import { buildChatRequest } from './chat-request.js';
 import { beforeLastReply, editedTurns, newId, sentTurnsOf, titleOf } from './conversation-model.js';
 import { replyCost, type ReplyPrice } from './reply-cost.js';
+import { stoppedReplyCost } from './stopped-cost.js';
 import { streamReply, type ReplyProgress } from './stream-reply.js';
 
 export interface ChatDeps {
@@ -12,18 +13,41 @@ export interface ChatDeps {
   readonly priceOf: (model: string) => ReplyPrice | undefined;
   /** Keeps a conversation (the browser's storage). */
   readonly save: (conversation: StoredConversation) => void;
+  /** What a stopped reply was billed (the user's log); stopped-cost.ts's by default. */
+  readonly billedCost?: typeof stoppedReplyCost;
 }
 
+/** A stopped reply has no usage in its stream: its tokens and cost as the user's log has them. */
+const withBilledCost = async (
+  progress: ReplyProgress,
+  model: string,
+  since: number,
+  billedCost: typeof stoppedReplyCost,
+): Promise<Billed> => {
+  if (!progress.stopped || progress.usage || !progress.requestId) return progress;
+  const billed = await billedCost({ requestId: progress.requestId, model, since });
+  if (!billed) return progress;
+  const { promptTokens, completionTokens, quota } = billed;
+  const usage = { promptTokens, completionTokens, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  return { ...progress, usage, billedQuota: quota };
+};
+
+/** A reply's progress, with the quota the log says it was billed (a stopped reply). */
+type Billed = ReplyProgress & { readonly billedQuota?: number };
+
 /** A reply's turn as it stands after `progress`. */
-const replyTurn = (turn: StoredTurn, progress: ReplyProgress, price: ReplyPrice | undefined): StoredTurn => ({
+const replyTurn = (turn: StoredTurn, progress: Billed, price: ReplyPrice | undefined): StoredTurn => ({
   ...turn,
   text: progress.text,
   reasoning: progress.reasoning === '' ? undefined : progress.reasoning,
   error: progress.error,
   stopped: progress.stopped,
   stats: progress.usage && {
-    ...progress.usage,
-    quota: price && replyCost(progress.usage, price),
+    promptTokens: progress.usage.promptTokens,
+    completionTokens: progress.usage.completionTokens,
+    cacheReadTokens: progress.usage.cacheReadTokens,
+    cacheWriteTokens: progress.usage.cacheWriteTokens,
+    quota: progress.billedQuota ?? (price && replyCost(progress.usage, price)),
     firstByteMs: progress.firstByteMs,
     totalMs: progress.totalMs,
   },
@@ -68,12 +92,14 @@ export const usePlaygroundChat = (
     const abort = new AbortController();
     controller.current = abort;
     setStreaming(true);
-    const final = await streamReply({
+    const since = Math.floor(Date.now() / 1000) - 1;
+    const streamed = await streamReply({
       format: settings.format,
       request,
       signal: abort.signal,
       onProgress: (progress) => setConversation(at(replyTurn(reply, progress, price))),
     });
+    const final = await withBilledCost(streamed, settings.model, since, deps.billedCost ?? stoppedReplyCost);
     const done = at(replyTurn(reply, final, price));
     setConversation(done);
     deps.save(done);
