@@ -39,6 +39,9 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // `expect.poll` waits for what a browser or a background job shows: on a loaded machine a page's
+    // first lists can take more than Vitest's default second to arrive.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     // Most suites wait (on databases, child processes, a browser, timers) more than they compute:
     // two at a time on a 2-core machine, where Vitest's default would run one.

@@ -66,6 +66,10 @@ export const PlaygroundSettings = ({
       <Select
         label={t('playground.model')}
         placeholder={t('playground.modelPlaceholder')}
+        // Mounted again once a model is picked by the page (the key's first): Mantine's Select can
+        // miss a value that arrives by itself just after its options (the form value set, the
+        // field blank), seen on a loaded machine; mounted with both, it shows the model's name.
+        key={settings.model === '' ? 'unpicked' : 'picked'}
         data={[...models]}
         value={settings.model === '' ? null : settings.model}
         onChange={(value) => set({ model: value ?? '' })}
