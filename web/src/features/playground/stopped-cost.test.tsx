@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { act, cleanup, render, renderHook } from '@testing-library/react';
+import { LOG_TYPE } from '@sluice/contract/statuses';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Providers } from '../../app/providers.js';
 import { createQueryClient } from '../../lib/query-client.js';
@@ -15,7 +16,7 @@ const logRow = (requestId: string) => ({
   id: 1,
   user_id: 1,
   created_at: 1,
-  type: 2,
+  type: LOG_TYPE.consume,
   content: '',
   username: 'u',
   token_name: 'k',
