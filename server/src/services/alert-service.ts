@@ -14,6 +14,7 @@ import { sqlNumber } from '../db/sql-number.js';
 import { businessError } from '../lib/app-error.js';
 import { nowSeconds } from '../lib/time.js';
 import { createAlertDeliveries } from './alert-deliveries.js';
+import { claimMarker } from './code-store.js';
 import { signAlert } from './alert-signature.js';
 import type { ServiceDeps } from './service-deps.js';
 
@@ -98,21 +99,13 @@ export const createAlertService = (deps: ServiceDeps) => {
     if (minutes <= 0) return true;
     const now = nowSeconds();
     if ((quietUntil.get(key) ?? 0) > now) return false;
-    await db
-      .deleteFrom('sluice_codes')
-      .where('purpose', '=', ALERT_COOLDOWN_PURPOSE)
-      .where('key', '=', key)
-      .where('expires_at', '<=', now)
-      .execute();
     const until = now + Math.round(minutes * 60);
-    const row = { purpose: ALERT_COOLDOWN_PURPOSE, key, code: '1', expires_at: until };
-    const insert = db.insertInto('sluice_codes').values(row);
-    const result = await (
-      deps.dialect === 'mysql'
-        ? insert.ignore()
-        : insert.onConflict((conflict) => conflict.columns(['purpose', 'key']).doNothing())
-    ).executeTakeFirst();
-    const claimed = Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+    const claimed = await claimMarker(db, deps.dialect, {
+      purpose: ALERT_COOLDOWN_PURPOSE,
+      key,
+      expiresAt: until,
+      now,
+    });
     const held = claimed
       ? until
       : sqlNumber(

@@ -5,6 +5,7 @@ import type { Tables } from '../db/tables.js';
 import { escapeHtml } from '../lib/html.js';
 import type { BudgetWindow } from '../lib/budget-windows.js';
 import type { Alert } from './alert-service.js';
+import { claimMarker } from './code-store.js';
 import type { Mailer } from './mailer.js';
 import { formatLogQuota } from './quota-text.js';
 import type { ServiceDeps } from './service-deps.js';
@@ -63,23 +64,14 @@ export const createBudgetWarning = (deps: BudgetWarningDeps) => {
   /** Marker key → the window's end (Unix seconds), as this instance claimed or found it. */
   const known = new Map<string, number>();
 
-  const claim = async (key: string, endsAt: number): Promise<boolean> => {
-    // A marker of a window that ended (not yet purged) makes way for this one.
-    await db
-      .deleteFrom('sluice_codes')
-      .where('purpose', '=', BUDGET_WARNED_PURPOSE)
-      .where('key', '=', key)
-      .where('expires_at', '<=', Math.floor(Date.now() / 1000))
-      .execute();
-    const row = { purpose: BUDGET_WARNED_PURPOSE, key, code: '1', expires_at: endsAt };
-    const insert = db.insertInto('sluice_codes').values(row);
-    const result = await (
-      deps.dialect === 'mysql'
-        ? insert.ignore()
-        : insert.onConflict((conflict) => conflict.columns(['purpose', 'key']).doNothing())
-    ).executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
-  };
+  // A marker of a window that ended (not yet purged) makes way for this one.
+  const claim = (key: string, endsAt: number): Promise<boolean> =>
+    claimMarker(db, deps.dialect, {
+      purpose: BUDGET_WARNED_PURPOSE,
+      key,
+      expiresAt: endsAt,
+      now: Math.floor(Date.now() / 1000),
+    });
 
   const emailOf = async (crossing: BudgetCrossing): Promise<{ email: string; what: string }> => {
     if (crossing.subject === 'u') {

@@ -47,3 +47,35 @@ export const createCodeStore = (db: Kysely<Tables>, dialect: Dialect) => ({
 });
 
 export type CodeStore = ReturnType<typeof createCodeStore>;
+
+/**
+ * Claims a marker row of sluice_codes (a cooldown, a "warned" or "reminded" mark) that expires at
+ * `expiresAt`: true for the one caller, of any instance, whose insert made the row. A row of the same
+ * purpose and key that expired by `now` (when given) makes way first.
+ */
+export const claimMarker = async (
+  db: Kysely<Tables>,
+  dialect: Dialect,
+  marker: {
+    readonly purpose: string;
+    readonly key: string;
+    readonly expiresAt: number;
+    readonly now?: number;
+  },
+): Promise<boolean> => {
+  const { purpose, key, expiresAt, now } = marker;
+  if (now !== undefined)
+    await db
+      .deleteFrom('sluice_codes')
+      .where('purpose', '=', purpose)
+      .where('key', '=', key)
+      .where('expires_at', '<=', now)
+      .execute();
+  const insert = db.insertInto('sluice_codes').values({ purpose, key, code: '1', expires_at: expiresAt });
+  const result = await (
+    dialect === 'mysql'
+      ? insert.ignore()
+      : insert.onConflict((conflict) => conflict.columns(['purpose', 'key']).doNothing())
+  ).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+};

@@ -6,6 +6,7 @@ import type { Alert } from './alert-service.js';
 import { escapeHtml } from '../lib/html.js';
 import { serverAddressOf } from './account-mail-service.js';
 import type { ChangeFeed } from './change-feed.js';
+import { claimMarker } from './code-store.js';
 import type { Mailer } from './mailer.js';
 import type { ServiceDeps } from './service-deps.js';
 import { formatLogQuota } from './quota-text.js';
@@ -50,16 +51,8 @@ export const createQuotaReminder = (deps: QuotaReminderDeps) => {
     known.set(userId, marked);
   };
 
-  const claim = async (userId: number): Promise<boolean> => {
-    const row = { purpose: REMINDED_PURPOSE, key: String(userId), code: '1', expires_at: NEVER };
-    const insert = db.insertInto('sluice_codes').values(row);
-    const result = await (
-      deps.dialect === 'mysql'
-        ? insert.ignore()
-        : insert.onConflict((conflict) => conflict.columns(['purpose', 'key']).doNothing())
-    ).executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
-  };
+  const claim = (userId: number): Promise<boolean> =>
+    claimMarker(db, deps.dialect, { purpose: REMINDED_PURPOSE, key: String(userId), expiresAt: NEVER });
 
   const rearm = async (userId: number): Promise<boolean> => {
     const result = await db
