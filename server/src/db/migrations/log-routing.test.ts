@@ -1,33 +1,12 @@
 import { LOG_TYPE } from '@sluice/contract/statuses';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDialects, type TestDatabase } from '../../test-support/test-databases.js';
-import { openDatabase, type Database } from '../database.js';
+import { describe, expect, it } from 'vitest';
+import { testDialects } from '../../test-support/test-databases.js';
+import { columnsOf, useMigrationDatabase } from '../../test-support/migration-test-database.js';
 import { migrate } from './migrations.js';
 
-const columnsOf = async (database: Database, table: string) =>
-  (await database.db.introspection.getTables()).find((candidate) => candidate.name === table)?.columns ?? [];
-
 describe.each(testDialects())('the logs’ routing column on %s', (dialect) => {
-  let test: TestDatabase | undefined;
-  let database: Database | undefined;
-  afterEach(async () => {
-    await database?.close();
-    await test?.drop();
-    database = undefined;
-    test = undefined;
-  });
-
-  const open = async (): Promise<Database> => {
-    test = await createTestDatabase(dialect);
-    database = await openDatabase({
-      dsn: dialect === 'sqlite' ? '' : test.location,
-      sqlitePath: test.location,
-      sqliteBusyTimeoutMs: 3000,
-      maxConnections: 2,
-    });
-    return database;
-  };
+  const { open } = useMigrationDatabase(dialect);
 
   it('is added to a logs table with rows, nullable and NULL on them, once', async () => {
     const opened = await open();
