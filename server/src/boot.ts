@@ -32,7 +32,7 @@ import { liveViews } from './relay/routing/live-snapshot.js';
 import { DEFAULT_UPSTREAM_TIMEOUTS, createUpstream, upstreamTimeouts } from './relay/upstream/upstream.js';
 import { createChannelStatus } from './channels/channel-status.js';
 import { createKeyQuotaAlerts } from './services/key-quota-alerts.js';
-import type { TokenRow } from './services/token-record.js';
+import type { KeyAuth } from './relay/request/key-auth.js';
 import { createChannelMetrics } from './channels/channel-metrics.js';
 import { createChannelTestRunner } from './channels/channel-test-runner.js';
 import { isKeyRefusal, shouldDisableChannel } from './channels/disable-rules.js';
@@ -297,9 +297,9 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       },
       onChannelSuccess: channelMetrics?.success,
       adaptorSettings,
-      onQuotaChecked: (userId: number, quota: number, estimate: number, token: TokenRow) => {
-        quotaReminder.observe(userId, quota, estimate);
-        keyQuotaAlerts.observe(token, estimate);
+      onQuotaChecked: (auth: KeyAuth, quota: number, estimate: number) => {
+        quotaReminder.observe(auth.user, quota, estimate);
+        keyQuotaAlerts.observe(auth.token, estimate, auth.user.token_alert_threshold);
       },
       config,
       db: main.db,

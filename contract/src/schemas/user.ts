@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { budgetWindowUsageSchema, limitFieldsSchema, limitRecordSchema } from './limits.js';
+import { quotaAlertFieldsSchema, quotaAlertRecordSchema } from './quota-alerts.js';
 
 /** Length limits of one-api's user validator. */
 export const USER_LIMITS = {
@@ -60,6 +61,8 @@ export const userSchema = z.object({
   aff_code: z.string(),
   inviter_id: z.number(),
   ...limitRecordSchema,
+  /** Sluice's own: the quota alerts the user chose (null: the site's threshold; 0: off). */
+  ...quotaAlertRecordSchema,
   /** Its budgets' windows as spent now (only when it has a budget). */
   budget_usage: z.array(budgetWindowUsageSchema).optional(),
 });
@@ -81,11 +84,15 @@ export const registerRequestSchema = z.object({
 });
 export type RegisterRequest = z.infer<typeof registerRequestSchema>;
 
-/** PUT /api/user/self: a blank password keeps the old one; blank names are ignored. */
+/**
+ * PUT /api/user/self: a blank password keeps the old one; blank names are ignored. Sluice's own: the
+ * user's quota alert thresholds (absent: unchanged; null: the site's; 0: off).
+ */
 export const updateSelfRequestSchema = z.object({
   username: z.union([usernameSchema, z.literal('')]).optional(),
   display_name: displayNameSchema.optional(),
   password: z.union([passwordSchema, z.literal('')]).optional(),
+  ...quotaAlertFieldsSchema,
 });
 export type UpdateSelfRequest = z.infer<typeof updateSelfRequestSchema>;
 

@@ -436,6 +436,8 @@ describe.each(testDialects())('account routes (/api/user) on %s', (dialect) => {
         budget_daily: null,
         budget_weekly: null,
         budget_monthly: null,
+        quota_alert_threshold: null,
+        token_alert_threshold: null,
       });
       expect(response.text).not.toContain(row.password);
     });

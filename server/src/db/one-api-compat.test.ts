@@ -1,5 +1,6 @@
 import { CHANNEL_TYPE } from '@sluice/contract/channel-types';
 import { LIMIT_FIELDS } from '@sluice/contract/schemas/limits';
+import { QUOTA_ALERT_FIELDS } from '@sluice/contract/schemas/quota-alerts';
 import { LOG_TYPE } from '@sluice/contract/statuses';
 import type { ColumnMetadata, Kysely, TableMetadata } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,9 +110,11 @@ describe.each(testDialects())('booting on a one-api v0.6.9 database (%s)', (dial
   it('keeps every existing row as it was', async () => {
     const after = await readAll(db());
     for (const table of ORIGINAL_TABLES) expect(after[table], table).toMatchObject(rowsBefore[table]!);
-    // Sluice's limits and budgets (migration 0007) are added to users and tokens, unset on every row.
+    // Sluice's limits and budgets (migration 0007) are added to users and tokens, unset on every row,
+    // and the users' own alert thresholds (migration 0014), null (the site's) on every row.
     const unset = Object.fromEntries(LIMIT_FIELDS.map((field) => [field, null]));
-    expect(after['users']).toEqual(rowsBefore['users']!.map((row) => ({ ...row, ...unset })));
+    const siteAlerts = Object.fromEntries(QUOTA_ALERT_FIELDS.map((field) => [field, null]));
+    expect(after['users']).toEqual(rowsBefore['users']!.map((row) => ({ ...row, ...unset, ...siteAlerts })));
     expect(after['tokens']).toEqual(rowsBefore['tokens']!.map((row) => ({ ...row, ...unset })));
     expect(after['options']).toEqual(rowsBefore['options']);
     expect(after['abilities']).toEqual(rowsBefore['abilities']);
@@ -140,8 +143,9 @@ describe.each(testDialects())('booting on a one-api v0.6.9 database (%s)', (dial
     );
     expect(namesOf('channels')).toContain('test_model');
     for (const table of ['users', 'tokens']) {
-      expect(namesOf(table)).toEqual([...shapesBefore[table]!.map((column) => column.name), ...LIMIT_FIELDS]);
-      for (const field of LIMIT_FIELDS)
+      const own = table === 'users' ? [...LIMIT_FIELDS, ...QUOTA_ALERT_FIELDS] : LIMIT_FIELDS;
+      expect(namesOf(table)).toEqual([...shapesBefore[table]!.map((column) => column.name), ...own]);
+      for (const field of own)
         expect(
           after[table]?.find((column) => column.name === field),
           `${table}.${field}`,

@@ -32,6 +32,9 @@ export interface UsersTable {
   budget_daily: number | null;
   budget_weekly: number | null;
   budget_monthly: number | null;
+  /** Sluice's own (migration 0014): the user's quota alert thresholds (null: the site's; 0: off). */
+  quota_alert_threshold: number | null;
+  token_alert_threshold: number | null;
 }
 
 export interface TokensTable {

@@ -1,3 +1,4 @@
+import { alertThresholdOf, isBelowAlertThreshold } from '@sluice/contract/schemas/quota-alerts';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../db/tables.js';
 import { escapeHtml } from '../lib/html.js';
@@ -19,7 +20,7 @@ export interface KeyQuotaAlertDeps {
 
 /**
  * A key with a limited quota whose remaining quota, less the coming request's estimate, falls below
- * QuotaRemindThreshold: a `token.quota_low` alert (mail to the key's owner, the webhooks) when this
+ * its owner's token_alert_threshold (migration 0014; 0: off) or else QuotaRemindThreshold: a `token.quota_low` alert (mail to the key's owner, the webhooks) when this
  * instance sees it cross, under the alert cooldown. Synchronous on the relay's path: it only compares
  * with what it last saw of the key; the alert runs in the background.
  */
@@ -46,10 +47,12 @@ export const createKeyQuotaAlerts = (deps: KeyQuotaAlertDeps) => {
   };
 
   return {
-    observe: (token: TokenRow, estimate: number): void => {
+    /** `own`: the owner's token_alert_threshold (null: QuotaRemindThreshold; 0: off). */
+    observe: (token: TokenRow, estimate: number, own: number | null = null): void => {
       if (token.unlimited_quota) return;
       const remaining = token.remain_quota - estimate;
-      const low = remaining < deps.options.values.QuotaRemindThreshold || remaining <= 0;
+      const threshold = alertThresholdOf(own, deps.options.values.QuotaRemindThreshold);
+      const low = isBelowAlertThreshold(remaining, threshold);
       if (below.get(token.id) === low) return;
       if (below.size >= MEMO_LIMIT) below.clear();
       below.set(token.id, low);
@@ -64,7 +67,7 @@ export const createKeyQuotaAlerts = (deps: KeyQuotaAlertDeps) => {
             user_id: token.user_id,
             remain_quota: token.remain_quota,
             remaining,
-            threshold: deps.options.values.QuotaRemindThreshold,
+            threshold,
           },
           mail: () => mail(token, remaining),
         }),

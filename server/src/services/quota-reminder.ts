@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Dialect } from '../db/dsn.js';
 import type { Tables } from '../db/tables.js';
+import { alertThresholdOf, isBelowAlertThreshold } from '@sluice/contract/schemas/quota-alerts';
 import type { Alert } from './alert-service.js';
 import { escapeHtml } from '../lib/html.js';
 import { serverAddressOf } from './account-mail-service.js';
@@ -10,6 +11,7 @@ import { claimMarker } from './code-store.js';
 import type { Mailer } from './mailer.js';
 import type { ServiceDeps } from './service-deps.js';
 import { formatLogQuota } from './quota-text.js';
+import type { UserRow } from './user-record.js';
 
 /** The marker row of a reminded user in sluice_codes: purpose, key = user id; it never expires. */
 export const REMINDED_PURPOSE = 'quota_remind';
@@ -29,8 +31,12 @@ export interface QuotaReminderDeps {
   readonly raise?: (alert: Alert) => Promise<void>;
 }
 
+/** What the reminder reads of a user: the relay's cached row has it (no database read per request). */
+export type RemindedUser = Pick<UserRow, 'id' | 'quota_alert_threshold'>;
+
 /**
- * Mails a user whose quota falls below QuotaRemindThreshold, once per crossing. Whether the user was
+ * Mails a user whose quota falls below their own threshold (quota_alert_threshold, migration 0014)
+ * or else QuotaRemindThreshold, once per crossing; a user who turned it off (0) is never reminded. Whether the user was
  * reminded is a marker row in the database (so it survives restarts and holds across instances):
  * claimed atomically when the quota is seen below the threshold (only the claim that inserts it
  * mails), removed when the quota is seen at or above it again (re-armed). Each instance memoises
@@ -81,7 +87,13 @@ export const createQuotaReminder = (deps: QuotaReminderDeps) => {
     );
   };
 
-  const settle = async (userId: number, below: boolean, quota: number, remaining: number) => {
+  const settle = async (
+    userId: number,
+    below: boolean,
+    quota: number,
+    remaining: number,
+    threshold: number | undefined,
+  ) => {
     if (below) {
       const claimed = await claim(userId);
       if (claimed) await deps.changes.emit({ kind: 'user', id: userId });
@@ -94,7 +106,7 @@ export const createQuotaReminder = (deps: QuotaReminderDeps) => {
         deps.raise?.({
           event: 'user.quota_low',
           objectId: String(userId),
-          data: { user_id: userId, quota, remaining, threshold: deps.options.values.QuotaRemindThreshold },
+          data: { user_id: userId, quota, remaining, threshold },
         }),
       ]);
     } else {
@@ -109,12 +121,17 @@ export const createQuotaReminder = (deps: QuotaReminderDeps) => {
      * Told the user's quota and what the coming request is estimated to cost, before each relay
      * request. Synchronous: any database work and the mail run in the background.
      */
-    observe: (userId: number, quota: number, cost: number): void => {
+    observe: (user: RemindedUser, quota: number, cost: number): void => {
+      const userId = user.id;
       const remaining = quota - cost;
-      const below = remaining < deps.options.values.QuotaRemindThreshold || remaining <= 0;
+      const threshold = alertThresholdOf(
+        user.quota_alert_threshold,
+        deps.options.values.QuotaRemindThreshold,
+      );
+      const below = isBelowAlertThreshold(remaining, threshold);
       if (known.get(userId) === below) return;
       deps.track(
-        settle(userId, below, quota, remaining).catch((error: unknown) =>
+        settle(userId, below, quota, remaining, threshold).catch((error: unknown) =>
           deps.logger.error(
             { userId, reason: error instanceof Error ? error.message : String(error) },
             'quota reminder failed',

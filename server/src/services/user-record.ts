@@ -5,6 +5,9 @@ import { limitValuesOf } from './limit-record.js';
 
 export type UserRow = Selectable<UsersTable>;
 
+const nullableNumber = (value: number | string | null | undefined): number | null =>
+  value === null || value === undefined ? null : Number(value);
+
 /** The wire record of a user: never the password hash; the access token only for its owner. */
 export const toUserRecord = (row: UserRow, options: { withAccessToken: boolean }): User => ({
   id: row.id,
@@ -27,6 +30,8 @@ export const toUserRecord = (row: UserRow, options: { withAccessToken: boolean }
   aff_code: row.aff_code ?? '',
   inviter_id: row.inviter_id ?? 0,
   ...limitValuesOf(row),
+  quota_alert_threshold: nullableNumber(row.quota_alert_threshold),
+  token_alert_threshold: nullableNumber(row.token_alert_threshold),
 });
 
 /** The login answer: one-api fills only id, username, display_name, role and status. */

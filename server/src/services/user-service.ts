@@ -1,5 +1,6 @@
 import { USER_STATUS } from '@sluice/contract/statuses';
 import type { RegisterRequest, UpdateSelfRequest, User } from '@sluice/contract/schemas/user';
+import { QUOTA_ALERT_FIELDS } from '@sluice/contract/schemas/quota-alerts';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import { businessError } from '../lib/app-error.js';
 import { generateAffCode, uuidHex } from '../lib/keys.js';
@@ -102,7 +103,13 @@ export const createUserService = (
   /** Blank username or password keep the old value; the display name may be cleared. */
   const updateSelf = async (id: number, input: UpdateSelfRequest): Promise<void> => {
     await requireUser(id);
-    const changes: { username?: string; display_name?: string; password?: string } = {};
+    const changes: {
+      username?: string;
+      display_name?: string;
+      password?: string;
+      quota_alert_threshold?: number | null;
+      token_alert_threshold?: number | null;
+    } = {};
     if (input.username) {
       const taken = await db
         .selectFrom('users')
@@ -115,6 +122,7 @@ export const createUserService = (
     }
     if (input.display_name !== undefined) changes.display_name = input.display_name;
     if (input.password) changes.password = await hashPassword(input.password);
+    for (const field of QUOTA_ALERT_FIELDS) if (input[field] !== undefined) changes[field] = input[field];
     if (Object.keys(changes).length === 0) return;
     try {
       await db.updateTable('users').set(changes).where('id', '=', id).execute();
@@ -122,7 +130,8 @@ export const createUserService = (
       if (isUniqueViolation(error)) throw businessError('username already taken');
       throw error;
     }
-    // The relay keeps users in memory (every instance): a new name goes into the next log rows.
+    // The relay keeps users in memory (every instance): a new name goes into the next log rows, new
+    // alert thresholds into the next request's check.
     await changeFeed.emit({ kind: 'user', id });
   };
 

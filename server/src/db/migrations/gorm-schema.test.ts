@@ -1,4 +1,5 @@
 import { LIMIT_FIELDS } from '@sluice/contract/schemas/limits';
+import { QUOTA_ALERT_FIELDS } from '@sluice/contract/schemas/quota-alerts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Dialect } from '../dsn.js';
 import { connectFixture, runOn } from '../../test-support/fixture-connection.js';
@@ -84,13 +85,14 @@ describe.each(testDialects())("one-api's tables as GORM makes them (%s)", (diale
     const gormSql = await sqliteTableSql(gorm);
     const sluiceSql = await sqliteTableSql(database);
     // Sluice's own columns: channels.test_model, logs.client_format added by migration 0004 and
-    // logs.routing by 0013, and the limits and budgets of users and tokens added by migration 0007
-    // (nullable, no default).
-    const limits = LIMIT_FIELDS.map((field) => `, \`${field}\` integer`).join('');
+    // logs.routing by 0013, the limits and budgets of users and tokens added by migration 0007 and
+    // the users' alert thresholds by 0014 (nullable, no default).
+    const integers = (fields: readonly string[]) => fields.map((field) => `, \`${field}\` integer`).join('');
+    const limits = integers(LIMIT_FIELDS);
     const own: Record<string, string> = {
       channels: ',`test_model` varchar(191)',
       logs: ', `client_format` varchar(32), `routing` text',
-      users: limits,
+      users: limits + integers(QUOTA_ALERT_FIELDS),
       tokens: limits,
     };
     // SQLite writes an added column after the last column, before the table's constraints.

@@ -13,6 +13,7 @@ import {
   LOG_ROUTING_COLUMNS,
   LOGS_TABLE,
   ONE_API_TABLES,
+  QUOTA_ALERT_COLUMNS,
   SLUICE_TABLES,
 } from './table-definitions.js';
 
@@ -90,6 +91,7 @@ const migrationsFor = (
             if (logsInMain) await addColumns(db, dialect, LOGS_TABLE.name, LOG_ROUTING_COLUMNS);
           },
         },
+        '0014_quota_alerts': { up: (db: AnyDb) => addColumns(db, dialect, 'users', QUOTA_ALERT_COLUMNS) },
       };
 
 const migratorOf = (db: AnyDb, dialect: Dialect, scope: MigrationScope, logsInMain: boolean): Migrator => {

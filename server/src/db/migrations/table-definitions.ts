@@ -1,3 +1,4 @@
+import { QUOTA_ALERT_FIELDS } from '@sluice/contract/schemas/quota-alerts';
 import {
   bigint,
   bool,
@@ -203,6 +204,11 @@ export const LIMIT_COLUMNS: readonly ColumnDefinition[] = [
   'budget_weekly',
   'budget_monthly',
 ].map((name) => bigint(name));
+
+/** A user's own quota alert thresholds (migration 0014): nullable, null on a one-api row (the site's). */
+export const QUOTA_ALERT_COLUMNS: readonly ColumnDefinition[] = QUOTA_ALERT_FIELDS.map((name) =>
+  bigint(name),
+);
 
 export const SLUICE_TABLES: readonly TableDefinition[] = [
   {

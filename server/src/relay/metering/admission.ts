@@ -32,9 +32,8 @@ export interface AdmissionInput {
   readonly firstType: number;
   /** A cheap estimate of the prompt's tokens (the real count waits for the upstream's usage). */
   readonly promptEstimate: number;
-  /** Told the payer's quota, the estimate and the key (quota reminders, key quota alerts). */
-  readonly onQuotaChecked?:
-    ((userId: number, quota: number, estimate: number, token: KeyAuth['token']) => void) | undefined;
+  /** Told the key and its user, the payer's quota and the estimate (quota reminders, key quota alerts). */
+  readonly onQuotaChecked?: ((auth: KeyAuth, quota: number, estimate: number) => void) | undefined;
 }
 
 /**
@@ -83,7 +82,7 @@ export const admit = async (input: AdmissionInput): Promise<Admission> => {
   );
   const quota = billing.freshQuota(payer.userId) ?? (await billing.userQuota(payer.userId));
   // The quota as the database has it: what this instance's pool holds is not counted (at most a 50th).
-  input.onQuotaChecked?.(payer.userId, quota, estimate, auth.token);
+  input.onQuotaChecked?.(auth, quota, estimate);
   const budgeted = budgetSubjectsOf(auth);
   if (budgeted) await billing.admitBudget(payer, budgeted, estimate, options);
   let reservationId: string | undefined;

@@ -32,13 +32,8 @@ export interface PipelineDeps {
   readonly adaptorSettings?: AdaptorSettings;
   /** Told of a first attempt that succeeded (ENABLE_METRIC's success rate). */
   readonly onChannelSuccess?: (channelId: number) => void;
-  /** Told the payer's fresh quota, the request's estimated cost and its key before each request (quota alerts). */
-  readonly onQuotaChecked?: (
-    userId: number,
-    quota: number,
-    estimate: number,
-    token: KeyAuth['token'],
-  ) => void;
+  /** Told the key and its user, the user's fresh quota and the request's estimated cost before each request (quota alerts). */
+  readonly onQuotaChecked?: (auth: KeyAuth, quota: number, estimate: number) => void;
   /** Keeps settlements that run after the response, so shutdown and tests can wait for them. */
   readonly track: (work: Promise<unknown>) => void;
   /** The rate limits of keys, users and groups (limits/); absent: none. */

@@ -6,12 +6,21 @@ import type { ChangeFeed } from '../../services/change-feed.js';
 import type { TokenRow } from '../../services/token-record.js';
 import type { UserRow } from '../../services/user-record.js';
 import { RATE_LIMIT_FIELDS } from '@sluice/contract/schemas/limits';
+import { QUOTA_ALERT_FIELDS } from '@sluice/contract/schemas/quota-alerts';
 
 type RateLimits = { readonly [field in (typeof RATE_LIMIT_FIELDS)[number]]: number | string | null };
+type AlertThresholds = { readonly [field in (typeof QUOTA_ALERT_FIELDS)[number]]: number | string | null };
 
 /** Whether a key's or user's rate limits are as remembered (PostgreSQL answers bigints as text). */
 const sameRateLimits = (row: RateLimits, cached: RateLimits): boolean =>
   RATE_LIMIT_FIELDS.every((field) => Number(row[field] ?? 0) === Number(cached[field] ?? 0));
+
+/** Whether a user's alert thresholds are as remembered (null, the site's, differs from 0, off). */
+const sameAlertThresholds = (row: AlertThresholds, cached: AlertThresholds): boolean =>
+  QUOTA_ALERT_FIELDS.every(
+    (field) =>
+      (row[field] === null) === (cached[field] === null) && Number(row[field]) === Number(cached[field]),
+  );
 
 export type ChannelRow = Selectable<ChannelsTable>;
 
@@ -170,7 +179,7 @@ export const createRelayIndex = (db: Kysely<Tables>, changes: ChangeFeed) => {
       const chunk = cachedUsers.slice(start, start + REVALIDATE_CHUNK);
       const rows = await db
         .selectFrom('users')
-        .select(['id', 'status', 'group', 'role', ...RATE_LIMIT_FIELDS])
+        .select(['id', 'status', 'group', 'role', ...RATE_LIMIT_FIELDS, ...QUOTA_ALERT_FIELDS])
         .where(
           'id',
           'in',
@@ -185,7 +194,8 @@ export const createRelayIndex = (db: Kysely<Tables>, changes: ChangeFeed) => {
           row.status !== user.status ||
           row.group !== user.group ||
           row.role !== user.role ||
-          !sameRateLimits(row, user)
+          !sameRateLimits(row, user) ||
+          !sameAlertThresholds(row, user)
         )
           users.delete(user.id);
       }
