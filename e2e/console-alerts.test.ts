@@ -42,6 +42,46 @@ describe('console: alerts', () => {
     expect(await page.content()).not.toContain(SECRET);
   });
 
+  it('lets a user choose their own quota alerts, saved to their account, at 390 px too', async () => {
+    const root = await harness.root();
+    const created = await root.post('/api/user/', {
+      username: 'alerted',
+      password: 'alerted-pass',
+      display_name: 'Alerted',
+    });
+    expect(created.body.success).toBe(true);
+    const thresholds = async () =>
+      harness.test.sluice.database.db
+        .selectFrom('users')
+        .select(['quota_alert_threshold', 'token_alert_threshold'])
+        .where('username', '=', 'alerted')
+        .executeTakeFirstOrThrow();
+
+    const page = await harness.newPage({ viewport: MOBILE });
+    await loginThroughForm(page, 'alerted', 'alerted-pass');
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    await page.goto('/setting');
+    const section = page.getByTestId('quota-alerts');
+    await section.getByTestId('alert-no-email').waitFor();
+    // Balance: my own threshold; keys: off.
+    await section.getByTestId('alert-quota_alert_threshold-mode').getByText('My own').click();
+    const amount = section.locator('input[name="quota_alert_threshold"]');
+    await amount.fill('2500000');
+    await section.getByText('Alert below $5.00').waitFor();
+    await section.getByTestId('alert-token_alert_threshold-mode').getByText('Off').click();
+    await section.getByTestId('alert-save').click();
+    await page.getByText('Quota alerts saved.').waitFor();
+    await expect.poll(async () => Object.values(await thresholds()).map(Number)).toEqual([2_500_000, 0]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
+
+    // A reload shows what the account holds; back to the site's default for the balance.
+    await page.reload();
+    expect(await section.locator('input[name="quota_alert_threshold"]').inputValue()).toBe('2,500,000');
+    await section.getByTestId('alert-quota_alert_threshold-mode').getByText('Site default').click();
+    await section.getByTestId('alert-save').click();
+    await expect.poll(async () => (await thresholds()).quota_alert_threshold).toBeNull();
+  });
+
   it('fits 390 px and speaks Chinese', async () => {
     const page = await openAlerts(MOBILE, 'zh-CN');
     await page.getByText('告警').first().waitFor();

@@ -18,8 +18,13 @@ export const listGroups = () => api.get('/api/group/', z.array(z.string()));
 /** DELETE /api/user/:id/2fa: the user's second factors removed. */
 export const resetTwoFactor = (id: number) => api.send('DELETE', `/api/user/${id}/2fa`);
 
-/** PUT /api/user/self as the form sends it: every field (blank username and password are kept). */
-export type SelfUpdate = Readonly<Required<z.input<typeof updateSelfRequestSchema>>>;
+/**
+ * PUT /api/user/self as the form sends it: every field of the form (blank username and password are
+ * kept); the quota alerts are the personal settings' own call.
+ */
+export type SelfUpdate = Readonly<
+  Required<Pick<z.input<typeof updateSelfRequestSchema>, 'username' | 'display_name' | 'password'>>
+>;
 
 /** PUT /api/user/ as the admin form sends it: the fields the form edits, always. */
 export type AdminUpdate = Readonly<

@@ -45,5 +45,19 @@ export const enAlerts = {
       tokenQuotaLow: 'Key quota low',
       test: 'Test',
     },
+    mine: {
+      title: 'Quota alerts',
+      description:
+        'Get a mail when your balance, or what is left on one of your keys with a limited quota, falls below a threshold: once each time it falls.',
+      quota_alert_threshold: 'My balance',
+      token_alert_threshold: 'My keys with a limited quota',
+      modes: { site: 'Site default', own: 'My own', off: 'Off' },
+      below: 'Alert below {{amount}}',
+      quotaUnits: 'Threshold in quota units',
+      invalid: 'Enter a whole number of quota units above 0',
+      noEmail: 'Bind an email under Account binding to receive these alerts by mail.',
+      save: 'Save alerts',
+      saved: 'Quota alerts saved.',
+    },
   },
 };

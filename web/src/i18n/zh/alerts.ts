@@ -48,5 +48,18 @@ export const zhAlerts: Catalogue<typeof enAlerts> = {
       tokenQuotaLow: '令牌额度不足',
       test: '测试',
     },
+    mine: {
+      title: '额度提醒',
+      description: '当账户余额或某个限额令牌的剩余额度低于阈值时发邮件提醒：每次跌破提醒一次。',
+      quota_alert_threshold: '我的余额',
+      token_alert_threshold: '我的限额令牌',
+      modes: { site: '站点默认', own: '自定义', off: '关闭' },
+      below: '低于 {{amount}} 时提醒',
+      quotaUnits: '阈值（额度单位）',
+      invalid: '请输入大于 0 的整数额度',
+      noEmail: '请在“账号绑定”中绑定邮箱，以便通过邮件接收提醒。',
+      save: '保存提醒设置',
+      saved: '额度提醒已保存。',
+    },
   },
 };

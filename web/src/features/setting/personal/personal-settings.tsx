@@ -10,11 +10,13 @@ import { AccountBindings } from './account-bindings.js';
 import { DeleteAccountDialog } from './delete-account-dialog.js';
 import { getAffCode, inviteLink, regenerateAccessToken } from './personal-api.js';
 import { PasskeySection } from './passkey-section.js';
+import { QuotaAlertSection } from './quota-alert-section.js';
 import { TwoFactorSection } from './two-factor-section.js';
 
 /**
  * Personal settings (spec §2): update info, generate a system access token, copy the invite link,
- * delete the account; then two-factor authentication, passkeys and the account bindings.
+ * delete the account; then the user's quota alerts, two-factor authentication, passkeys and the
+ * account bindings.
  */
 export const PersonalSettings = () => {
   const { t } = useTranslation();
@@ -89,6 +91,7 @@ export const PersonalSettings = () => {
           />
         )}
       </Stack>
+      <QuotaAlertSection />
       <TwoFactorSection />
       <PasskeySection />
       <AccountBindings />
