@@ -91,19 +91,27 @@ describe('console: the playground of issue 19', () => {
     expect(errors).toEqual([]);
   });
 
-  it('stops a reply: the upstream sees its connection closed', async () => {
+  it('stops a reply: the upstream sees its connection closed, and the page shows what the log row bills', async () => {
     const page = await openPlayground();
     let release = () => undefined as void;
     upstream.gate = new Promise<void>((resolve) => (release = resolve));
     upstream.aborted.value = false;
     try {
       const requests = upstream.requests.length;
+      const before = (await lastLogQuota()).count;
       await send(page, 'Tell me a long story');
       await expect.poll(() => upstream.requests.length).toBe(requests + 1);
       await page.getByTestId('playground-stop').click();
       await expect.poll(() => upstream.aborted.value, { timeout: 5000 }).toBe(true);
       await page.getByTestId('playground-stopped').waitFor();
       await page.getByTestId('playground-send').waitFor();
+      // A stopped stream has no usage: the page finds its row by the request id and shows its cost.
+      const stats = page.getByTestId('playground-reply').last().getByTestId('playground-stats');
+      await stats.waitFor();
+      const log = await lastLogQuota();
+      expect(log.count).toBe(before + 1);
+      expect(log.quota).toBeGreaterThan(0);
+      expect(Number(await stats.getAttribute('data-quota'))).toBe(log.quota);
     } finally {
       release();
       upstream.gate = undefined;

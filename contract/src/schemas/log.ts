@@ -114,8 +114,19 @@ export const logFilterSchema = ownLogFilterSchema.extend({
 });
 export type LogFilter = z.infer<typeof logFilterSchema>;
 
-export const ownLogListQuerySchema = ownLogFilterSchema.extend(pageQuerySchema.shape);
-export const logListQuerySchema = logFilterSchema.extend(pageQuerySchema.shape);
+/**
+ * Sluice's own list filter: the rows of one request (its `x-sluice-request-id`), e.g. what a reply
+ * the playground stopped was billed. Lists only: the statistics come from roll-ups, which have none.
+ */
+const requestIdFilter = { request_id: textParam };
+
+export const ownLogListQuerySchema = ownLogFilterSchema.extend({
+  ...pageQuerySchema.shape,
+  ...requestIdFilter,
+});
+export const logListQuerySchema = logFilterSchema.extend({ ...pageQuerySchema.shape, ...requestIdFilter });
+export type OwnLogListQuery = z.infer<typeof ownLogListQuerySchema>;
+export type LogListQuery = z.infer<typeof logListQuerySchema>;
 
 /** GET /api/log/search and /api/log/self/search. */
 export const logSearchQuerySchema = z.object({ keyword: textParam });

@@ -66,6 +66,7 @@ describe.each(testDialects())('log routes on %s', (dialect) => {
         prompt_tokens: 100,
         completion_tokens: 200,
         content: ratio,
+        request_id: 'r4',
       },
       { ...b, created_at: T + 500, type: LOG_TYPE.manage, content: 'manage: quota changed' },
       { ...b, created_at: T + 600, type: LOG_TYPE.system, content: 'new user gift' },
@@ -123,6 +124,17 @@ describe.each(testDialects())('log routes on %s', (dialect) => {
     const window = logsOf(await root.get(`/api/log/?start_timestamp=${T + 250}&end_timestamp=${T + 400}`));
     expect(times(window)).toEqual([400, 300]);
     expect(times(await adminList('model_name=none'))).toEqual([]);
+  });
+
+  it('finds a request’s rows by its request id in the lists, a user’s only among their own', async () => {
+    expect(times(await adminList('request_id=r1'))).toEqual([100]);
+    expect(times(await adminList('request_id=r4&username=bob'))).toEqual([400]);
+    expect(times(await adminList('request_id=none'))).toEqual([]);
+    expect(times(logsOf(await alice.client.get(`/api/log/self/?${RANGE}&request_id=r1`)))).toEqual([100]);
+    expect(times(logsOf(await alice.client.get(`/api/log/self/?${RANGE}&request_id=r4`)))).toEqual([]);
+    expect(times(logsOf(await bob.client.get(`/api/log/self/?request_id=r4`)))).toEqual([400]);
+    const long = await alice.client.get(`/api/log/self/?request_id=${'r'.repeat(500)}`);
+    expect(long.body).toMatchObject({ success: false, message: expect.stringMatching(/request_id/) });
   });
 
   it('answers both trailing-slash forms', async () => {

@@ -22,10 +22,12 @@ export interface LogScope {
   readonly end_timestamp?: number;
   readonly channel?: number;
   readonly client_format?: ClientFormat | '';
+  /** Lists only (the roll-ups behind the statistics have no request ids). */
+  readonly request_id?: string;
 }
 
-/** The admin filters as given. */
-export const adminScope = (filter: LogFilter): LogScope => ({
+/** The admin filters as given (a list's request id too). */
+export const adminScope = (filter: LogFilter & { readonly request_id?: string }): LogScope => ({
   type: filter.type,
   username: filter.username,
   token_name: filter.token_name,
@@ -34,10 +36,14 @@ export const adminScope = (filter: LogFilter): LogScope => ({
   end_timestamp: filter.end_timestamp,
   channel: filter.channel,
   client_format: filter.client_format,
+  request_id: filter.request_id,
 });
 
 /** The caller's own rows: user id forced, never a username or channel filter. */
-export const ownScope = (userId: number, filter: OwnLogFilter): LogScope => ({
+export const ownScope = (
+  userId: number,
+  filter: OwnLogFilter & { readonly request_id?: string },
+): LogScope => ({
   user_id: userId,
   type: filter.type,
   token_name: filter.token_name,
@@ -45,6 +51,7 @@ export const ownScope = (userId: number, filter: OwnLogFilter): LogScope => ({
   start_timestamp: filter.start_timestamp,
   end_timestamp: filter.end_timestamp,
   client_format: filter.client_format,
+  request_id: filter.request_id,
 });
 
 /**
@@ -68,6 +75,7 @@ export const logConditions =
     if (scope.end_timestamp) conditions.push(eb(created, '<=', scope.end_timestamp));
     if (scope.channel) conditions.push(eb('channel_id', '=', scope.channel));
     if (scope.client_format) conditions.push(eb('client_format', '=', scope.client_format));
+    if (scope.request_id) conditions.push(eb('request_id', '=', scope.request_id));
     return eb.and(conditions);
   };
 

@@ -1,4 +1,11 @@
-import type { Log, LogFilter, LogStat, OwnLogFilter } from '@sluice/contract/schemas/log';
+import type {
+  Log,
+  LogFilter,
+  LogListQuery,
+  LogStat,
+  OwnLogFilter,
+  OwnLogListQuery,
+} from '@sluice/contract/schemas/log';
 import { MAX_RECENT_ITEMS } from '@sluice/contract/statuses';
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import { prefixMatch } from '../db/prefix-match.js';
@@ -62,8 +69,8 @@ export const createLogService = (deps: ServiceDeps) => {
   };
 
   return {
-    list: (filter: LogFilter, page: number) => list(adminScope(filter), page),
-    listOwn: (userId: number, filter: OwnLogFilter, page: number) => list(ownScope(userId, filter), page),
+    list: (filter: LogListQuery, page: number) => list(adminScope(filter), page),
+    listOwn: (userId: number, filter: OwnLogListQuery, page: number) => list(ownScope(userId, filter), page),
 
     /** Every user's logs: `type = keyword` when it is a number, or content starting with it. */
     search: (keyword: string) =>

@@ -12,18 +12,18 @@ export interface BilledReply {
 /** Tries and the pause between them: a stopped stream is billed as Sluice sees the connection close. */
 const TRIES = 4;
 const PAUSE_MS = 500;
-const PAGE = 20;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * The cost of a reply the user stopped: a stopped stream carries no usage, but Sluice bills what it
- * delivered, so its consumption row (GET /api/log/self, the request id of `x-sluice-request-id`)
- * tells. Looked for a few times, since the row is written just after the stop; undefined if never
- * found (or the log cannot be read).
+ * delivered, so its consumption row tells (GET /api/log/self filtered by the request id of
+ * `x-sluice-request-id`: found however many other requests the user makes meanwhile). Looked for a
+ * few times, since the row is written just after the stop; undefined if never found (or the log
+ * cannot be read).
  */
 export const stoppedReplyCost = async (
-  lookup: { readonly requestId: string; readonly model: string; readonly since: number },
+  lookup: { readonly requestId: string },
   pause: (ms: number) => Promise<void> = sleep,
 ): Promise<BilledReply | undefined> => {
   for (let attempt = 0; attempt < TRIES; attempt += 1) {
@@ -31,10 +31,9 @@ export const stoppedReplyCost = async (
     try {
       const page = await apiGetPage('/api/log/self', logSchema, {
         p: 0,
-        size: PAGE,
+        size: 10,
         type: LOG_TYPE.consume,
-        model_name: lookup.model,
-        start_timestamp: lookup.since,
+        request_id: lookup.requestId,
       });
       const row = page.items.find((item) => item.request_id === lookup.requestId);
       if (row)

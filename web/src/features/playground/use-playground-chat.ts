@@ -20,12 +20,10 @@ export interface ChatDeps {
 /** A stopped reply has no usage in its stream: its tokens and cost as the user's log has them. */
 const withBilledCost = async (
   progress: ReplyProgress,
-  model: string,
-  since: number,
   billedCost: typeof stoppedReplyCost,
 ): Promise<Billed> => {
   if (!progress.stopped || progress.usage || !progress.requestId) return progress;
-  const billed = await billedCost({ requestId: progress.requestId, model, since });
+  const billed = await billedCost({ requestId: progress.requestId });
   if (!billed) return progress;
   const { promptTokens, completionTokens, quota } = billed;
   const usage = { promptTokens, completionTokens, cacheReadTokens: 0, cacheWriteTokens: 0 };
@@ -92,14 +90,13 @@ export const usePlaygroundChat = (
     const abort = new AbortController();
     controller.current = abort;
     setStreaming(true);
-    const since = Math.floor(Date.now() / 1000) - 1;
     const streamed = await streamReply({
       format: settings.format,
       request,
       signal: abort.signal,
       onProgress: (progress) => setConversation(at(replyTurn(reply, progress, price))),
     });
-    const final = await withBilledCost(streamed, settings.model, since, deps.billedCost ?? stoppedReplyCost);
+    const final = await withBilledCost(streamed, deps.billedCost ?? stoppedReplyCost);
     const done = at(replyTurn(reply, final, price));
     setConversation(done);
     deps.save(done);
