@@ -1,4 +1,4 @@
-import * as oidc from 'openid-client';
+import type { Configuration } from 'openid-client';
 import { businessError } from '../lib/app-error.js';
 
 /** Where an OpenID provider is and which client Sluice is there. */
@@ -38,6 +38,11 @@ const issuerUrlOf = (issuer: string): URL => {
   }
 };
 
+/** openid-client (and jose under it) loaded with the first OpenID Connect sign-in, not at boot. */
+const loadOpenIdClient = () => import('openid-client');
+let loading: ReturnType<typeof loadOpenIdClient> | undefined;
+const openIdClient = () => (loading ??= loadOpenIdClient());
+
 /** The most precise message of an error: openid-client wraps oauth4webapi's (which names the claim) as its cause. */
 const reasonOf = (error: unknown): string => {
   let precise = error;
@@ -51,18 +56,20 @@ const reasonOf = (error: unknown): string => {
  * token and PKCE verifier openid-client checks; the claims are the ID token's with the userinfo's.
  */
 export const createOidcClient = () => {
-  const configurations = new Map<string, { at: number; config: Promise<oidc.Configuration> }>();
+  const configurations = new Map<string, { at: number; config: Promise<Configuration> }>();
 
-  const configOf = (settings: OidcSettings): Promise<oidc.Configuration> => {
+  const configOf = (settings: OidcSettings): Promise<Configuration> => {
     const key = JSON.stringify([settings.issuer, settings.clientId, settings.clientSecret]);
     const cached = configurations.get(key);
     if (cached && Date.now() - cached.at < DISCOVERY_TTL_MS) return cached.config;
     const url = issuerUrlOf(settings.issuer);
-    const config = oidc
-      .discovery(url, settings.clientId, settings.clientSecret, undefined, {
-        timeout: TIMEOUT_SECONDS,
-        ...(isLoopback(url) ? { execute: [oidc.allowInsecureRequests] } : {}),
-      })
+    const config = openIdClient()
+      .then((oidc) =>
+        oidc.discovery(url, settings.clientId, settings.clientSecret, undefined, {
+          timeout: TIMEOUT_SECONDS,
+          ...(isLoopback(url) ? { execute: [oidc.allowInsecureRequests] } : {}),
+        }),
+      )
       .catch((error: unknown) => {
         configurations.delete(key);
         throw businessError(`the OpenID provider cannot be reached: ${reasonOf(error)}`);
@@ -78,6 +85,7 @@ export const createOidcClient = () => {
       request: { readonly redirectUri: string; readonly scope: string },
     ): Promise<{ url: string; checks: OidcChecks }> => {
       const config = await configOf(settings);
+      const oidc = await openIdClient();
       const checks = {
         state: oidc.randomState(),
         nonce: oidc.randomNonce(),
@@ -100,6 +108,7 @@ export const createOidcClient = () => {
      */
     claims: async (settings: OidcSettings, callbackUrl: URL, checks: OidcChecks): Promise<OidcClaims> => {
       const config = await configOf(settings);
+      const oidc = await openIdClient();
       try {
         const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
           pkceCodeVerifier: checks.verifier,

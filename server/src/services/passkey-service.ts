@@ -1,15 +1,10 @@
 import type { Passkey } from '@sluice/contract/schemas/passkey';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import { sqlNumber } from '../db/sql-number.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import { businessError } from '../lib/app-error.js';
@@ -32,6 +27,15 @@ interface Account {
 }
 
 const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * @simplewebauthn/server and its certificate parsers hold about 15 MiB once loaded: loaded with the
+ * first passkey call, not at boot (most servers never see one).
+ */
+const loadWebAuthn = () =>
+  Promise.all([import('@simplewebauthn/server'), import('@simplewebauthn/server/helpers')]);
+let loading: ReturnType<typeof loadWebAuthn> | undefined;
+const webAuthn = () => (loading ??= loadWebAuthn());
 
 /**
  * Passkeys (WebAuthn, @simplewebauthn/server): the relying party is the server address option (its
@@ -59,7 +63,7 @@ export const createPasskeyService = (deps: Pick<ServiceDeps, 'db' | 'options' | 
         backed_up: sqlNumber(row.backed_up) === 1,
       })),
     registrationOptions: async (account: Account): Promise<PublicKeyCredentialCreationOptionsJSON> =>
-      generateRegistrationOptions({
+      (await webAuthn())[0].generateRegistrationOptions({
         rpName: options.values.SystemName || 'Sluice',
         rpID: party().rpID,
         userName: account.username,
@@ -76,6 +80,7 @@ export const createPasskeyService = (deps: Pick<ServiceDeps, 'db' | 'options' | 
     /** Verifies a new credential against the challenge given for it, and keeps it under its name. */
     register: async (userId: number, name: string, response: RegistrationResponseJSON, challenge: string) => {
       const { rpID, origin } = party();
+      const [{ verifyRegistrationResponse }, { isoBase64URL }] = await webAuthn();
       let verification;
       try {
         verification = await verifyRegistrationResponse({
@@ -113,7 +118,7 @@ export const createPasskeyService = (deps: Pick<ServiceDeps, 'db' | 'options' | 
     },
     /** A sign-in's challenge: any discoverable passkey of this site, or only the passkeys of `userId`. */
     authenticationOptions: async (userId?: number): Promise<PublicKeyCredentialRequestOptionsJSON> =>
-      generateAuthenticationOptions({
+      (await webAuthn())[0].generateAuthenticationOptions({
         rpID: party().rpID,
         timeout: PASSKEY_TIMEOUT_SECONDS * 1000,
         userVerification: userId === undefined ? 'required' : 'preferred',
@@ -141,6 +146,7 @@ export const createPasskeyService = (deps: Pick<ServiceDeps, 'db' | 'options' | 
         .executeTakeFirst();
       if (!row) throw businessError(PASSKEY_UNKNOWN);
       const { rpID, origin } = party();
+      const [{ verifyAuthenticationResponse }, { isoBase64URL }] = await webAuthn();
       let verification;
       try {
         verification = await verifyAuthenticationResponse({

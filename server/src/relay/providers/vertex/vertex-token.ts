@@ -1,4 +1,4 @@
-import { importPKCS8, SignJWT } from 'jose';
+import type { importPKCS8 } from 'jose';
 import { z } from 'zod';
 import { relayError } from '../../../lib/app-error.js';
 import type { ChannelMeta, IssuedToken, TokenSource, UpstreamErrorInfo } from '../adaptor.js';
@@ -13,6 +13,11 @@ export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 /** How long an assertion is valid for: Google accepts at most an hour. */
 const ASSERTION_SECONDS = 3600;
 
+/** jose, loaded with the first Vertex AI token rather than at boot (most servers have no such channel). */
+const loadJose = () => import('jose');
+let loadingJose: ReturnType<typeof loadJose> | undefined;
+const jose = () => (loadingJose ??= loadJose());
+
 /** The imported private key of each service account (importing it parses the PEM). */
 const keys = new Map<string, Promise<SigningKey>>();
 
@@ -20,15 +25,17 @@ const privateKeyOf = (account: ServiceAccount): Promise<SigningKey> => {
   let key = keys.get(account.privateKey);
   if (!key) {
     // Never jose's message: a key that does not parse is named, not quoted.
-    key = importPKCS8(account.privateKey, 'RS256').catch(() => {
-      keys.delete(account.privateKey);
-      throw relayError(
-        401,
-        'invalid_channel_credentials',
-        "the Vertex AI channel's config.vertex_ai_adc: private_key is not an RSA PKCS#8 key",
-        'upstream_error',
-      );
-    });
+    key = jose()
+      .then(({ importPKCS8 }) => importPKCS8(account.privateKey, 'RS256'))
+      .catch(() => {
+        keys.delete(account.privateKey);
+        throw relayError(
+          401,
+          'invalid_channel_credentials',
+          "the Vertex AI channel's config.vertex_ai_adc: private_key is not an RSA PKCS#8 key",
+          'upstream_error',
+        );
+      });
     if (keys.size >= 1000) keys.clear();
     keys.set(account.privateKey, key);
   }
@@ -41,7 +48,7 @@ const privateKeyOf = (account: ServiceAccount): Promise<SigningKey> => {
  * email, `scope` cloud-platform, `aud` the JSON's token_uri, valid for an hour from now.
  */
 export const signGrant = async (account: ServiceAccount, nowSeconds: number): Promise<string> =>
-  new SignJWT({ scope: VERTEX_SCOPE })
+  new (await jose()).SignJWT({ scope: VERTEX_SCOPE })
     .setProtectedHeader({
       alg: 'RS256',
       typ: 'JWT',
