@@ -6,7 +6,7 @@ import { nowSeconds } from '../lib/time.js';
 import { advanceWatermark, foldIntoCubes, foldIntoHours, readWatermark } from './log-rollup-writes.js';
 
 export interface RollupJobDeps {
-  /** Where the job looks ahead (off the relay's thread on SQLite). */
+  /** Where the job looks ahead (off the relay's thread on SQLite: the maintenance thread). */
   readonly readDb: Kysely<Tables>;
   /** Where each chunk is written, in one transaction (on SQLite, the maintenance thread). */
   readonly writeDb: Kysely<Tables>;

@@ -35,7 +35,9 @@ export const createServices = (deps: ServiceDeps) => {
   const logs = createLogService(deps);
   const usage = createUsageService(deps);
   const rollups = createRollupJob({
-    readDb: deps.logReadDb,
+    // Its look-ahead is two small indexed reads a chunk, in the maintenance thread's turn: so on
+    // SQLite the read thread (a V8 isolate of ~10 MiB) starts only with the console's first read.
+    readDb: deps.logMaintenanceDb,
     writeDb: deps.logMaintenanceDb,
     dialect: deps.logDialect,
   });
