@@ -18,6 +18,8 @@ export interface SqliteThread {
   execute(sql: string, parameters: readonly unknown[]): Promise<SqliteThreadResult>;
   /** Closes the connection and ends the thread; statements still waiting fail. */
   close(): Promise<void>;
+  /** Whether the thread is started now (not yet, or ended for being idle: false). */
+  started(): boolean;
 }
 
 export interface SqliteThreadOptions {
@@ -26,6 +28,11 @@ export interface SqliteThreadOptions {
   readonly busyTimeoutMs: number;
   /** The thread's nice value on Linux (0 keeps the process's priority). */
   readonly niceness?: number;
+  /**
+   * Ends the thread (its connection closed) once nothing has been asked of it for this long; the
+   * next statement starts it again. Absent: it stays until `close`.
+   */
+  readonly idleMs?: number;
 }
 
 /** How long a closing thread gets to close its connection before it is terminated. */
@@ -36,9 +43,19 @@ const driverPath = (): string => createRequire(import.meta.url).resolve('better-
 const threadError = (message: string, code: unknown): Error =>
   Object.assign(new Error(message), typeof code === 'string' ? { code } : {});
 
+type Pending = { resolve: (result: SqliteThreadResult) => void; reject: (error: Error) => void };
+
+/** A started thread and the statements it owes answers to. */
+interface Running {
+  readonly worker: Worker;
+  readonly waiting: Map<number, Pending>;
+  idle?: NodeJS.Timeout;
+}
+
 /**
  * Starts the thread on first use, and again on the next statement if it died (its statements in
- * flight fail with its error). While nothing waits for it, it does not keep the process alive.
+ * flight fail with its error) or was ended for being idle. While nothing waits for it, it does not
+ * keep the process alive.
  */
 export const createSqliteThread = (options: SqliteThreadOptions): SqliteThread => {
   const data: SqliteThreadData = {
@@ -48,66 +65,96 @@ export const createSqliteThread = (options: SqliteThreadOptions): SqliteThread =
     niceness: options.niceness ?? 0,
     driverPath: driverPath(),
   };
-  const waiting = new Map<
-    number,
-    { resolve: (result: SqliteThreadResult) => void; reject: (error: Error) => void }
-  >();
-  let worker: Worker | undefined;
+  let current: Running | undefined;
+  /** A thread ended for being idle, until it has exited (`close` waits for it too). */
+  let retiring: Promise<void> | undefined;
   let nextId = 1;
   let closed = false;
 
-  const failAll = (error: Error) => {
-    for (const pending of waiting.values()) pending.reject(error);
-    waiting.clear();
+  const failAll = (running: Running, error: Error) => {
+    for (const pending of running.waiting.values()) pending.reject(error);
+    running.waiting.clear();
   };
 
-  const start = (): Worker => {
-    const started = new Worker(sqliteThreadSource(), { eval: true, workerData: data });
-    started.on('message', (reply: SqliteThreadReply) => {
+  /** Asks the thread to close its connection and exit; terminated if it has not within the grace. */
+  const end = async (running: Running): Promise<void> => {
+    clearTimeout(running.idle);
+    const exited = new Promise<void>((done) => running.worker.once('exit', () => done()));
+    running.worker.ref();
+    running.worker.postMessage('close');
+    const timer = setTimeout(() => void running.worker.terminate(), CLOSE_GRACE_MS);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  const retireWhenIdle = (running: Running) => {
+    const { idleMs } = options;
+    if (idleMs === undefined) return;
+    clearTimeout(running.idle);
+    running.idle = setTimeout(() => {
+      if (current !== running || running.waiting.size > 0) return;
+      current = undefined;
+      const ended = end(running).finally(() => {
+        if (retiring === ended) retiring = undefined;
+      });
+      retiring = ended;
+    }, idleMs);
+    running.idle.unref();
+  };
+
+  const start = (): Running => {
+    const running: Running = {
+      worker: new Worker(sqliteThreadSource(), { eval: true, workerData: data }),
+      waiting: new Map(),
+    };
+    const { worker, waiting } = running;
+    worker.on('message', (reply: SqliteThreadReply) => {
       const pending = waiting.get(reply.id);
       if (!pending) return;
       waiting.delete(reply.id);
-      if (waiting.size === 0) started.unref();
+      if (waiting.size === 0) {
+        worker.unref();
+        retireWhenIdle(running);
+      }
       if ('error' in reply) pending.reject(threadError(reply.error.message, reply.error.code));
       else pending.resolve(reply);
     });
-    started.on('error', (error) => {
-      if (worker === started) worker = undefined;
-      failAll(error);
+    worker.on('error', (error) => {
+      if (current === running) current = undefined;
+      failAll(running, error);
     });
-    started.on('exit', (code) => {
-      if (worker === started) worker = undefined;
-      failAll(new Error(`the SQLite thread exited (code ${code})`));
+    worker.on('exit', (code) => {
+      if (current === running) current = undefined;
+      clearTimeout(running.idle);
+      failAll(running, new Error(`the SQLite thread exited (code ${code})`));
     });
-    started.unref();
-    return started;
+    worker.unref();
+    return running;
   };
 
   return {
     execute: (sql, parameters) => {
       if (closed) return Promise.reject(new Error('the SQLite thread is closed'));
-      worker ??= start();
+      const running = (current ??= start());
+      clearTimeout(running.idle);
       const id = nextId++;
-      const running = worker;
       return new Promise<SqliteThreadResult>((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
-        running.ref();
+        running.waiting.set(id, { resolve, reject });
+        running.worker.ref();
         const request: SqliteThreadRequest = { id, sql, parameters };
-        running.postMessage(request);
+        running.worker.postMessage(request);
       });
     },
+    started: () => current !== undefined,
     close: async () => {
       closed = true;
-      const running = worker;
-      worker = undefined;
-      if (!running) return;
-      failAll(new Error('the SQLite thread is closed'));
-      const exited = new Promise<void>((done) => running.once('exit', () => done()));
-      running.ref();
-      running.postMessage('close');
-      const timer = setTimeout(() => void running.terminate(), CLOSE_GRACE_MS);
-      await exited;
-      clearTimeout(timer);
+      const running = current;
+      current = undefined;
+      if (running) {
+        failAll(running, new Error('the SQLite thread is closed'));
+        await end(running);
+      }
+      await retiring;
     },
   };
 };

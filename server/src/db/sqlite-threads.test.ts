@@ -212,6 +212,44 @@ describe('an SQLite thread that cannot open its file', () => {
   });
 });
 
+describe('an SQLite thread with an idle limit', () => {
+  it('ends once idle, stays while statements come closer than the limit, and starts anew for the next', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sluice-threads-'));
+    const file = join(dir, 'sluice.db');
+    const database = await openDatabase({
+      dsn: '',
+      sqlitePath: file,
+      sqliteBusyTimeoutMs: 1000,
+      maxConnections: 1,
+    });
+    await migrate(database.db, 'sqlite', 'main');
+    await database.db.insertInto('logs').values(logRow(1)).execute();
+    const thread = createSqliteThread({ file, readonly: true, busyTimeoutMs: 1000, idleMs: 150 });
+    const count = async () => (await thread.execute('SELECT count(*) AS n FROM logs', [])).rows;
+    try {
+      expect(thread.started()).toBe(false);
+      expect(await count()).toEqual([{ n: 1 }]);
+      expect(thread.started()).toBe(true);
+      // Statements closer together than the limit keep it.
+      for (let step = 0; step < 4; step += 1) {
+        await new Promise((done) => setTimeout(done, 60));
+        await count();
+        expect(thread.started()).toBe(true);
+      }
+      await expect.poll(() => thread.started(), { timeout: 2000 }).toBe(false);
+      // The next statement starts it again and sees what was written meanwhile.
+      await database.db.insertInto('logs').values(logRow(2)).execute();
+      const [first, second] = await Promise.all([count(), count()]);
+      expect([first, second]).toEqual([[{ n: 2 }], [{ n: 2 }]]);
+      expect(thread.started()).toBe(true);
+    } finally {
+      await thread.close();
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('closing an SQLite file database', () => {
   it('ends the threads that only the checkpoints started: the file is closed, its WAL gone', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sluice-threads-'));

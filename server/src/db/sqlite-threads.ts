@@ -22,6 +22,12 @@ const MAIN_AUTOCHECKPOINT_PAGES = 10_000;
 
 const CHECKPOINT = 'PRAGMA wal_checkpoint(PASSIVE)';
 
+/**
+ * The read thread ends after this long without a console read (a V8 isolate and a connection: about
+ * 10 MiB), and starts again with the next one (some tens of milliseconds).
+ */
+export const READ_IDLE_MS = 60_000;
+
 /** The databases an SQLite instance runs off the relay's thread. */
 export interface SqliteThreadDatabases {
   /** A read-only connection in a thread of its own: the console's long reads. */
@@ -54,9 +60,16 @@ export const openSqliteThreads = async (
   file: string,
   busyTimeoutMs: number,
   log: KyselyConfig['log'],
+  readIdleMs = READ_IDLE_MS,
 ): Promise<SqliteThreadDatabases> => {
   const gate: SqliteGate = (work) => main.connection().execute(() => work());
-  const readThread = createSqliteThread({ file, readonly: true, busyTimeoutMs, niceness: READ_NICENESS });
+  const readThread = createSqliteThread({
+    file,
+    readonly: true,
+    busyTimeoutMs,
+    niceness: READ_NICENESS,
+    idleMs: readIdleMs,
+  });
   const maintenanceThread = createSqliteThread({ file, readonly: false, busyTimeoutMs });
   const checkpoint = async () => {
     await maintenanceThread.execute(CHECKPOINT, []).catch(() => undefined);
