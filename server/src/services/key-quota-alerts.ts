@@ -20,9 +20,10 @@ export interface KeyQuotaAlertDeps {
 
 /**
  * A key with a limited quota whose remaining quota, less the coming request's estimate, falls below
- * its owner's token_alert_threshold (migration 0014; 0: off) or else QuotaRemindThreshold: a `token.quota_low` alert (mail to the key's owner, the webhooks) when this
- * instance sees it cross, under the alert cooldown. Synchronous on the relay's path: it only compares
- * with what it last saw of the key; the alert runs in the background.
+ * its owner's token_alert_threshold (migration 0014; 0: off) or else QuotaRemindThreshold: a
+ * `token.quota_low` alert (mail to the key's owner, the webhooks) when this instance sees it cross,
+ * under the alert cooldown. Synchronous on the relay's path: it only compares with what it last saw
+ * of the key; the alert runs in the background.
  */
 export const createKeyQuotaAlerts = (deps: KeyQuotaAlertDeps) => {
   /** key id → whether it was below the threshold when last seen. */

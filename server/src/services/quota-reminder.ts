@@ -36,10 +36,10 @@ export type RemindedUser = Pick<UserRow, 'id' | 'quota_alert_threshold'>;
 
 /**
  * Mails a user whose quota falls below their own threshold (quota_alert_threshold, migration 0014)
- * or else QuotaRemindThreshold, once per crossing; a user who turned it off (0) is never reminded. Whether the user was
- * reminded is a marker row in the database (so it survives restarts and holds across instances):
- * claimed atomically when the quota is seen below the threshold (only the claim that inserts it
- * mails), removed when the quota is seen at or above it again (re-armed). Each instance memoises
+ * or else QuotaRemindThreshold, once per crossing; a user who turned it off (0) is never reminded.
+ * Whether the user was reminded is a marker row in the database (so it survives restarts and holds
+ * across instances): claimed atomically when the quota is seen below the threshold (only the claim
+ * that inserts it mails), removed when the quota is seen at or above it again (re-armed). Each instance memoises
  * what it knows of the markers, so the relay's hot path does no database work in the steady state;
  * claims and removals are broadcast as user changes, which drop the other instances' memo entries.
  */
