@@ -59,6 +59,36 @@ describe('console: session, navigation and languages', () => {
     await expect.poll(() => page.evaluate(() => localStorage.getItem('user'))).toBeNull();
   });
 
+  it('still ends at /login?expired=true when another navigation overtakes the 401 redirect', async () => {
+    const context = await harness.newContext();
+    const page = await context.newPage();
+    // The token list's answer is held, then a 401: the session dies while the token page loads.
+    let answer: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    await page.route('**/api/token/?*', async (route) => {
+      await held;
+      await route.fulfill({
+        status: 401,
+        contentType: 'application/json',
+        body: JSON.stringify({ success: false, message: 'not logged in' }),
+      });
+    });
+    await loginThroughForm(page, 'root', newPassword);
+    await page.waitForURL('**/token');
+    await context.clearCookies();
+    const redirecting = page.waitForRequest((request) => request.url().endsWith('/login?expired=true'));
+    answer();
+    // The 401's navigation is under way: /log, opened now, takes its place. A user forgotten by the
+    // first page would send /log's guard to a plain /login.
+    await redirecting;
+    await page.goto('/log', { waitUntil: 'commit' }).catch((error: unknown) => {
+      if (!String(error).includes('ERR_ABORTED')) throw error;
+    });
+    await page.waitForURL('**/login?expired=true');
+    await page.getByTestId('login-expired').waitFor();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('user'))).toBeNull();
+  });
+
   it('shows the not-found screen for an unknown path', async () => {
     const page = await harness.newPage();
     await page.goto('/this/path/does/not/exist');

@@ -29,7 +29,7 @@ export interface ReportOptions {
 
 /**
  * The one error handler of spec §8:
- * - 401 → clear the stored user, go to /login?expired=true;
+ * - 401 → go to /login?expired=true, whose page forgets the stored user (on /login: forget it now);
  * - 429 / 500 → their fixed error toasts; 405 → an info toast (demo site without server);
  * - other statuses → 'Error: ' + the message;
  * - business failures (`success: false`) → the server's message as an error toast;
@@ -42,8 +42,12 @@ export const createErrorHandler =
     if (error instanceof HttpError) {
       switch (error.status) {
         case 401:
-          deps.clearSession();
-          if (deps.currentPath() !== '/login') deps.redirect(EXPIRED_LOGIN_PATH);
+          // Away from /login the stored user is left to the login page, which forgets it on
+          // ?expired=true. Forgetting it here would race the full navigation: the guard of the page
+          // still shown, or of a page another navigation opens before this one lands (the user is
+          // in localStorage, shared by both documents), sends the browser to a plain /login.
+          if (deps.currentPath() === '/login') deps.clearSession();
+          else deps.redirect(EXPIRED_LOGIN_PATH);
           return;
         case 429:
           deps.showError(deps.translate('errors.tooManyRequests'));

@@ -19,8 +19,9 @@ import { SecondFactorForm } from './second-factor-form.js';
  * Login (spec §2, §4): username or email and password, then the second factor of a user who has one
  * (also reached from a third-party sign-in, by the router state). A normal login goes to the
  * remembered origin or /token; the default root credentials go to /user/edit with a warning, an
- * administrator who must still set up a second factor to /setting. `?expired=true` (after a 401)
- * shows that the session ended.
+ * administrator who must still set up a second factor to /setting. `?expired=true` (where the error
+ * handler sends a 401) shows that the session ended and forgets the stored user: the handler leaves
+ * it to this page, so that no guard sees the user gone before the browser is here.
  */
 export const LoginPage = () => {
   const { t } = useTranslation();
