@@ -78,6 +78,18 @@ describe.each(testDialects())('budget ledger on %s', (dialect) => {
     expect(usage.used).toEqual({ '5h': 110, daily: 10, weekly: 110, monthly: 110 });
   });
 
+  it('reads the windows again when BudgetTimeZone changes within a quarter hour', async () => {
+    const ledger = ledgerOn();
+    const subject = key((nextId += 1), [0, 100, 0, 0]);
+    const shanghai = { BudgetWindowMode: 'calendar', BudgetTimeZone: 'Asia/Shanghai' };
+    clock = Date.parse('2026-11-27T15:50:00Z'); // 23:50 in Shanghai
+    await ledger.admit([subject], 100, shanghai);
+    clock = Date.parse('2026-11-27T16:05:00Z'); // a new day in Shanghai, not in UTC
+    await ledger.admit([subject], 10, shanghai);
+    await refusal(ledger.admit([subject], 1, CALENDAR_UTC));
+    await ledger.admit([subject], 1, shanghai);
+  });
+
   it('lets rolling spending go once its quarter hour is a window older', async () => {
     const ledger = ledgerOn();
     const subject = key((nextId += 1), [100, 0, 0, 0]);
