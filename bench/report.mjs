@@ -342,6 +342,10 @@ export const pairedTable = (base, populated) => {
       pick(phase.sequential, name).totalMs.p50 - pick(phase.sequential, 'direct').totalMs.p50;
     const firstByte = (/** @type {string} */ name) =>
       pick(phase.stream, name).firstByteMs.p50 - pick(phase.stream, 'direct').firstByteMs.p50;
+    const addedP99 = (/** @type {string} */ name) =>
+      pick(phase.sequential, name).totalMs.p99 - pick(phase.sequential, 'direct').totalMs.p99;
+    const firstByteP99 = (/** @type {string} */ name) =>
+      pick(phase.stream, name).firstByteMs.p99 - pick(phase.stream, 'direct').firstByteMs.p99;
     const sequentialCpu = (/** @type {string} */ name) =>
       (pick(phase.sequential, name).cpuMicrosPerRequest + pick(phase.stream, name).cpuMicrosPerRequest) / 2;
     /** @type {[string, (name: string) => number, 'ratio' | 'difference', number][]} */
@@ -350,6 +354,8 @@ export const pairedTable = (base, populated) => {
       ['sequential: CPU µs per request (mean of both)', sequentialCpu, 'ratio', 0],
       ['added p50, non-stream (ms)', added, 'difference', 3],
       ['added first byte p50, stream (ms)', firstByte, 'difference', 3],
+      ['added p99, non-stream (ms)', addedP99, 'difference', 3],
+      ['added first byte p99, stream (ms)', firstByteP99, 'difference', 3],
     ];
     for (const [name, read, compare, digits] of figures) {
       const a = read('sluice');

@@ -31,6 +31,7 @@ import { prepareNode24 } from './node24.mjs';
 import { measurePeers, portkeyTarget, startPortkey } from './peers.mjs';
 import { measureSoak } from './soak.mjs';
 import { foldSqlite } from './console-scale-fold.mjs';
+import { applyLimits, checkLimits, clearRedis, limitSwitches, switchesOf } from './limits.mjs';
 import { populate } from './populate.mjs';
 import { machine, memoryBytes } from './proc-stats.mjs';
 import { summarize } from './summary.mjs';
@@ -75,7 +76,10 @@ const pairRouting = routingOf(
   process.env['BENCH_B_CHANNELS'] ?? process.env['BENCH_CHANNELS'],
   process.env['BENCH_B_AFFINITY'] ?? process.env['BENCH_AFFINITY'],
 );
+// BENCH_LIMITS / BENCH_B_LIMITS: limits and budgets on the bench's key and user, Redis on (limits.mjs).
+const limitRun = limitSwitches();
 const paired =
+  limitRun.pairs ||
   pairMain !== undefined ||
   process.env['BENCH_B_ENV'] !== undefined ||
   pairFlags.length > 0 ||
@@ -181,18 +185,19 @@ const startHelper = async (name, args) => {
 };
 
 /**
- * Relay responses Sluice answered with 200, from its /metrics.
+ * Relay responses Sluice answered with `status`, from its /metrics.
  * @param {string} origin
+ * @param {string} [status]
  * @returns {Promise<number>}
  */
-const relayAnswers = async (origin) => {
+const relayAnswers = async (origin, status = '200') => {
   const text = await (await fetch(`${origin}/metrics`)).text();
   let total = 0;
   for (const line of text.split('\n'))
     if (
       line.startsWith('sluice_http_requests_total{') &&
       line.includes('surface="relay"') &&
-      line.includes('status="200"')
+      line.includes(`status="${status}"`)
     )
       total += Number(line.slice(line.lastIndexOf(' ') + 1));
   return total;
@@ -247,6 +252,8 @@ const checkSluice = async (origin) => {
  * @property {string | undefined} node  the Node binary (undefined: the bench's own)
  * @property {string[]} flags  node flags after the serve script's
  * @property {import('./sluice-process.mjs').Routing} routing  its channels on the bench model, affinity
+ * @property {import('./limits.mjs').LimitKind} limits  limits and budgets on the bench's key and user (BENCH_LIMITS)
+ * @property {string | undefined} redisUrl  its Redis (REDIS_CONN_STRING), undefined without
  */
 
 /**
@@ -401,7 +408,11 @@ const sluiceRun = async (servers, instances, options) => {
     for (const instance of instances) {
       sluices.push({ instance, child: await startInstance(instance, options.phase) });
       if (options.setUp) await setUpSluice(instance.origin, servers.double.origin, instance.routing);
+      if (options.setUp && instance.limits !== 'off')
+        await applyLimits(instance.origin, instance.sqlitePath, instance.limits);
       await checkSluice(instance.origin);
+      if (options.setUp)
+        say(`${instance.name}: ${await checkLimits(instance.origin, instance.sqlitePath, instance.limits)}`);
     }
     const phase = PARTS.has('core') ? await measurePhase(servers, sluices, options.coldKeys) : undefined;
     const [first] = sluices;
@@ -461,8 +472,12 @@ const sluiceRun = async (servers, instances, options) => {
           );
     /** @type {Record<string, { relayAnswers: number, consumeLogRows: number }>} */
     const billing = {};
+    /** @type {string[]} */
+    const refused = [];
     for (const [index, { instance, child }] of sluices.entries()) {
       const answered = await relayAnswers(instance.origin);
+      const tooMany = await relayAnswers(instance.origin, '429');
+      if (tooMany > 0) refused.push(`${instance.name} answered ${tooMany} relay requests with 429`);
       await stopSluice(child);
       const logged = consumeLogRows(instance.sqlitePath) - (logsBefore[index] ?? 0);
       say(
@@ -471,6 +486,9 @@ const sluiceRun = async (servers, instances, options) => {
       billing[instance.name] = { relayAnswers: answered, consumeLogRows: logged };
     }
     sluices.length = 0;
+    // A refused request is not the relay's cost: the run measured something else (limits too low).
+    if (refused.length > 0)
+      throw new Error(`${refused.join('; ')} (${options.phase}): the figures are invalid`);
     return { phase, formats, prompts, concurrency, jitter, flood, peers, soak, billing };
   } finally {
     for (const { child } of sluices) await stopChild(child, 'SIGKILL');
@@ -497,7 +515,10 @@ const main = async () => {
     });
   /** @type {Instance[]} */
   const instances = [];
+  /** @type {string[]} */
+  const redisUrls = [0, 1].flatMap((index) => limitRun.redisUrl(index) ?? []);
   try {
+    for (const url of redisUrls) say(`Redis ${url}: cleared ${await clearRedis(url)} sluice:* keys`);
     const here = fileURLToPath(new URL('.', import.meta.url));
     const double = await startHelper('upstream double', [join(here, 'upstream-double.mjs')]);
     const bare = await startHelper('bare relay', [join(here, 'bare-relay.mjs'), double.origin]);
@@ -509,11 +530,12 @@ const main = async () => {
       kinds.push(['sluice-b', prepared.main, { ...sluiceEnv, ...pairEnv }, prepared.node]);
     } else if (paired)
       kinds.push(['sluice-b', pairMain ?? sluiceMain, { ...sluiceEnv, ...pairEnv }, undefined]);
-    for (const [name, main, env, node] of kinds) {
+    for (const [index, [name, main, env, node]] of kinds.entries()) {
       // Each Sluice in a folder of its own: its SQLite file, its billing journal beside it, its log.
       const folder = join(work, name);
       mkdirSync(folder);
       const port = await freePort();
+      const redisUrl = limitRun.redisUrl(index);
       instances.push({
         name,
         port,
@@ -521,10 +543,13 @@ const main = async () => {
         sqlitePath: join(folder, 'sluice.db'),
         logFile: join(folder, 'sluice.log'),
         main,
-        env,
+        // Each its own Redis database, so their limit windows stay apart (BENCH_SLUICE_ENV may override).
+        env: redisUrl ? { REDIS_CONN_STRING: redisUrl, ...env } : env,
         node,
         flags: name === 'sluice' ? [] : pairFlags,
         routing: name === 'sluice' ? routing : pairRouting,
+        limits: name === 'sluice' ? limitRun.limits : limitRun.pairLimits,
+        redisUrl,
       });
     }
     /** @type {Servers} */
@@ -532,6 +557,7 @@ const main = async () => {
     say(
       `double ${double.origin}, bare relay ${bare.origin}, ${instances.map((instance) => `${instance.name} ${instance.origin}`).join(', ')}, data in ${work}`,
     );
+    for (const instance of instances) say(`${instance.name}: ${switchesOf(instance)}`);
 
     const base = await sluiceRun(servers, instances, { phase: 'base', setUp: true });
 
@@ -598,6 +624,8 @@ const main = async () => {
     process.exitCode = 1;
   } finally {
     killAll();
+    for (const url of redisUrls)
+      await clearRedis(url).catch((/** @type {unknown} */ error) => say(`Redis ${url}: ${String(error)}`));
   }
 };
 

@@ -130,7 +130,7 @@ export const stopSluice = (child) => stopChild(child, 'SIGTERM', 20_000);
  * @param {{ method?: string, cookie?: string, body?: unknown }} options
  * @returns {Promise<Response>}
  */
-const callApi = async (origin, path, options) => {
+export const callApi = async (origin, path, options) => {
   const response = await fetch(origin + path, {
     method: options.method ?? 'GET',
     headers: {
@@ -155,6 +155,25 @@ const callApi = async (origin, path, options) => {
 };
 
 /**
+ * Logs in as root / 123456.
+ * @param {string} origin  Sluice's origin
+ * @returns {Promise<string>} the session cookie
+ */
+export const signIn = async (origin) => {
+  const login = await callApi(origin, '/api/user/login', {
+    method: 'POST',
+    body: { username: 'root', password: '123456' },
+  });
+  const cookie = login.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0] ?? '')
+    .filter((pair) => pair.startsWith('session='))
+    .join('; ');
+  if (cookie === '') throw new Error('login answered no session cookie');
+  return cookie;
+};
+
+/**
  * How the bench model is routed: by how many channels of one priority, and whether conversation
  * affinity is on.
  * @typedef {object} Routing
@@ -173,16 +192,7 @@ const callApi = async (origin, path, options) => {
  * @param {Routing} [routing]
  */
 export const setUpSluice = async (origin, upstreamOrigin, routing = { channels: 1, affinity: false }) => {
-  const login = await callApi(origin, '/api/user/login', {
-    method: 'POST',
-    body: { username: 'root', password: '123456' },
-  });
-  const cookie = login.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0] ?? '')
-    .filter((pair) => pair.startsWith('session='))
-    .join('; ');
-  if (cookie === '') throw new Error('login answered no session cookie');
+  const cookie = await signIn(origin);
   await callApi(origin, '/api/channel/', {
     method: 'POST',
     cookie,

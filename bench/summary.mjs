@@ -7,6 +7,7 @@ import process from 'node:process';
 import { clientFormatTable, deriveClientFormats } from './client-formats.mjs';
 import { PORTKEY, peersTable } from './peers.mjs';
 import { soakTable } from './soak.mjs';
+import { switchesOf } from './limits.mjs';
 import { machine } from './proc-stats.mjs';
 import { promptSweepTable } from './prompt-sweep.mjs';
 import { derive, pairedTable, phaseTable, slowMachineNote, verdicts, verdictTable } from './report.mjs';
@@ -34,11 +35,20 @@ const billingLine = (billing) =>
   billing ? `${billing.relayAnswers} relay answers / ${billing.consumeLogRows} log rows` : 'n/a';
 
 /**
+ * @param {{ name: string, limits: import('./limits.mjs').LimitKind }[]} instances
+ * @returns {string}
+ */
+const limitsLine = (instances) => {
+  const on = instances.filter((instance) => instance.limits !== 'off').map((instance) => instance.name);
+  return on.length === 0 ? 'off' : on.length === instances.length ? 'on' : `on for ${on.join(', ')} only`;
+};
+
+/**
  * @param {object} run
  * @param {number} run.started  Date.now() at the start
  * @param {{ cpus: number, loadAverage: number[] }} run.before  the machine at the start
  * @param {{ quick: boolean, connections: number, populate: { tokens: number, channels: number, logs: number } } & Record<string, unknown>} run.settings
- * @param {{ name: string, main: string | undefined, env: Record<string, string>, node: string | undefined, flags: string[] }[]} run.instances
+ * @param {{ name: string, main: string | undefined, env: Record<string, string>, node: string | undefined, flags: string[], routing: { channels: number, affinity: boolean }, limits: import('./limits.mjs').LimitKind, redisUrl: string | undefined }[]} run.instances
  * @param {RunResult} run.base
  * @param {RunResult | undefined} run.populated
  * @param {import('./populate.mjs').PopulateResult | undefined} run.filled
@@ -58,12 +68,15 @@ export const summarize = (run) => {
     machine: { ...now, loadAverageAtStart: run.before.loadAverage, node: process.version },
     settings: {
       ...settings,
-      sluices: instances.map(({ name, main, env, node, flags }) => ({
+      sluices: instances.map(({ name, main, env, node, flags, routing, limits, redisUrl }) => ({
         name,
         main: main ?? 'server/dist/main.js',
         env,
         node: node ?? process.execPath,
         flags,
+        routing,
+        limits,
+        redisUrl: redisUrl ?? null,
       })),
     },
     phases: core && {
@@ -87,7 +100,7 @@ export const summarize = (run) => {
   const lines = [
     '',
     `Sluice relay benchmark — ${now.cpus} CPUs (${now.model}), Node ${process.version}${settings.quick ? ', QUICK' : ''}`,
-    `non-stream and stream chat completions of ${BENCH_MODEL}; billing and consumption logs on; rate limits off`,
+    `non-stream and stream chat completions of ${BENCH_MODEL}; billing and consumption logs on; global rate limits off; limits and budgets on the key and user: ${limitsLine(instances)}`,
     '',
   ];
   if (core)
@@ -105,6 +118,7 @@ export const summarize = (run) => {
         `billing check, ${name}: fresh database, ${billingLine(base.billing[name])}${populated ? `; populated, ${billingLine(populated.billing[name])}` : ''}`,
     ),
     `load average at start ${run.before.loadAverage.join(' ')}, at end ${now.loadAverage.join(' ')}`,
+    ...instances.map((instance) => `${instance.name} switches: ${switchesOf(instance)}`),
     ...instances.map(
       ({ name, main, env, node, flags }) =>
         `${name}: ${main ?? 'server/dist/main.js'}${node ? ` on ${node}` : ''}${flags.length > 0 ? `, node flags ${flags.join(' ')} after the serve script's` : ''}${Object.keys(env).length > 0 ? `, env ${JSON.stringify(env)}` : ''}`,
