@@ -27,6 +27,20 @@ const logRow = (createdAt: number) => ({
   system_prompt_reset: false,
 });
 
+/** A migrated SQLite file database of its own, in a new directory. */
+const freshFile = async (): Promise<{ dir: string; file: string; database: Database }> => {
+  const dir = mkdtempSync(join(tmpdir(), 'sluice-threads-'));
+  const file = join(dir, 'sluice.db');
+  const database = await openDatabase({
+    dsn: '',
+    sqlitePath: file,
+    sqliteBusyTimeoutMs: 1000,
+    maxConnections: 1,
+  });
+  await migrate(database.db, 'sqlite', 'main');
+  return { dir, file, database };
+};
+
 describe('SQLite thread databases (a real file)', () => {
   let dir: string;
   let database: Database;
@@ -214,15 +228,7 @@ describe('an SQLite thread that cannot open its file', () => {
 
 describe('an SQLite thread with an idle limit', () => {
   it('ends once idle, stays while statements come closer than the limit, and starts anew for the next', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sluice-threads-'));
-    const file = join(dir, 'sluice.db');
-    const database = await openDatabase({
-      dsn: '',
-      sqlitePath: file,
-      sqliteBusyTimeoutMs: 1000,
-      maxConnections: 1,
-    });
-    await migrate(database.db, 'sqlite', 'main');
+    const { dir, file, database } = await freshFile();
     await database.db.insertInto('logs').values(logRow(1)).execute();
     const thread = createSqliteThread({ file, readonly: true, busyTimeoutMs: 1000, idleMs: 150 });
     const count = async () => (await thread.execute('SELECT count(*) AS n FROM logs', [])).rows;
@@ -252,15 +258,7 @@ describe('an SQLite thread with an idle limit', () => {
 
 describe('closing an SQLite file database', () => {
   it('ends the threads that only the checkpoints started: the file is closed, its WAL gone', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sluice-threads-'));
-    const file = join(dir, 'sluice.db');
-    const database = await openDatabase({
-      dsn: '',
-      sqlitePath: file,
-      sqliteBusyTimeoutMs: 1000,
-      maxConnections: 1,
-    });
-    await migrate(database.db, 'sqlite', 'main');
+    const { dir, file, database } = await freshFile();
     // Past one checkpoint tick: the maintenance thread runs, though nothing used maintenanceDb.
     await new Promise((done) => setTimeout(done, 1300));
     await database.close();
