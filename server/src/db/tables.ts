@@ -261,7 +261,10 @@ export interface BudgetUsageTable {
   subject_id: number;
   /** The quarter hour's start, Unix seconds. */
   bucket: number;
+  /** Spent: the estimates of requests in flight and the real cost of those answered. */
   used: number;
+  /** Room the relay's instances hold for their next requests, not yet spent (budget-slices.ts). */
+  held: Generated<number>;
 }
 
 export interface Tables {

@@ -28,14 +28,20 @@ export type BudgetColumns = Readonly<
 
 export const emptyUsage = (): WindowUsage => ({ '5h': 0, daily: 0, weekly: 0, monthly: 0 });
 
-/** Each subject's spending in each window, keyed `subject:id` (subjects that spent nothing are absent). */
+/**
+ * Each subject's spending in each window, keyed `subject:id` (subjects that spent nothing are absent):
+ * what was spent (`used`), or with `withHeld` also the room the relay's instances hold for their
+ * requests (budget-slices.ts), what admission checks against.
+ */
 export const windowSums = async (
   db: Kysely<Tables> | Transaction<Tables>,
   subjects: readonly UsageSubject[],
   spans: WindowSpans,
+  withHeld = false,
 ): Promise<Map<string, WindowUsage>> => {
   const sums = new Map<string, WindowUsage>();
   if (subjects.length === 0) return sums;
+  const amount = withHeld ? sql`used + held` : sql`used`;
   const earliest = Math.min(...BUDGET_WINDOWS.map((window) => spans[window].start));
   const rows = await db
     .selectFrom('sluice_budget_usage')
@@ -43,7 +49,9 @@ export const windowSums = async (
       'subject',
       'subject_id',
       ...BUDGET_WINDOWS.map((window, index) =>
-        sql<string>`SUM(CASE WHEN bucket >= ${spans[window].start} THEN used ELSE 0 END)`.as(`w${index}`),
+        sql<string>`SUM(CASE WHEN bucket >= ${spans[window].start} THEN ${amount} ELSE 0 END)`.as(
+          `w${index}`,
+        ),
       ),
     ])
     .where((eb) =>

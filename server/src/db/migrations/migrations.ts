@@ -92,6 +92,7 @@ const migrationsFor = (
           },
         },
         '0014_quota_alerts': { up: (db: AnyDb) => addColumns(db, dialect, 'users', QUOTA_ALERT_COLUMNS) },
+        '0015_budget_slices': { up: (db: AnyDb) => applyTable(db, dialect, BUDGET_USAGE_TABLE) },
       };
 
 const migratorOf = (db: AnyDb, dialect: Dialect, scope: MigrationScope, logsInMain: boolean): Migrator => {

@@ -54,8 +54,9 @@ export const MAX_SETTLEMENT_BACKLOG = 100_000;
  *   with 403 `insufficient_user_quota` (or `pre_consume_token_quota_failed`): it costs nothing.
  *   Every instance's requests in flight and answered-but-unwritten ones are thus already out of the
  *   quota the others see: no instance spends what another has promised.
- * - First, a key or user with a budget has the estimate counted in its windows (budget-ledger.ts),
- *   or is refused with 429 `budget_exceeded` (budget-refusal.ts) at no cost; the answer's real cost
+ * - First, a key or user with a budget has the estimate counted in its windows (budget-ledger.ts:
+ *   taken from this instance's slice of the budget's room, in memory while it holds enough), or is
+ *   refused with 429 `budget_exceeded` (budget-refusal.ts) at no cost; the answer's real cost
  *   replaces it, a release takes it out.
  * The pipeline gives the estimate back to the pool when every attempt failed; the answer replaces it
  * by the real cost.
@@ -84,7 +85,11 @@ export const admit = async (input: AdmissionInput): Promise<Admission> => {
   // The quota as the database has it: what this instance's pool holds is not counted (at most a 50th).
   input.onQuotaChecked?.(auth, quota, estimate);
   const budgeted = budgetSubjectsOf(auth);
-  if (budgeted) await billing.admitBudget(payer, budgeted, estimate, options);
+  if (budgeted) {
+    // In memory while this instance's slices of the budgets hold room: no await then.
+    const growing = billing.admitBudget(payer, budgeted, estimate, options);
+    if (growing) await growing;
+  }
   let reservationId: string | undefined;
   try {
     const taken = billing.admit(payer, estimate, quota, auth.token.remain_quota);

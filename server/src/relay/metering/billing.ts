@@ -63,24 +63,33 @@ export const createBilling = (options: BillingOptions) => {
   const budgets = createBudgetLedger({ db, dialect, now: options.now });
   /** Budgeted requests' holds, by their payer object (one per request, made by admission). */
   const holds = new WeakMap<Payer, BudgetHold>();
-  /** The request's budget hold replaced by its cost (0: nothing answered it). */
-  const endBudget = (payer: Payer, cost: number): Promise<void> | undefined => {
+  /** The request's budget hold replaced by its cost (0: nothing answered it), in memory. */
+  const endBudget = (payer: Payer, cost: number): void => {
     const hold = holds.get(payer);
-    if (hold === undefined) return undefined;
+    if (hold === undefined) return;
     holds.delete(payer);
-    // Not written (the database away): the window keeps the estimate, never less than was spent.
-    return budgets.end(hold, cost).catch(() => undefined);
+    budgets.end(hold, cost);
   };
-  /** Admits a request against its subjects' budgets (throws BudgetRefusal); its hold ends with it. */
-  const admitBudget = async (
+  const heldBy = (payer: Payer, hold: BudgetHold) => {
+    holds.set(payer, hold);
+    if (hold.crossed) options.budgetWarning?.(hold.crossed);
+  };
+  /**
+   * Admits a request against its subjects' budgets (throws BudgetRefusal), at once when this
+   * instance's slices hold room for it; its hold ends with it.
+   */
+  const admitBudget = (
     payer: Payer,
     subjects: readonly BudgetSubject[],
     estimate: number,
     settings: BudgetSettings & { readonly BudgetWarningPercent?: number },
-  ): Promise<void> => {
-    const hold = await budgets.admit(subjects, estimate, settings);
-    holds.set(payer, hold);
-    if (hold.crossed) options.budgetWarning?.(hold.crossed);
+  ): Promise<void> | undefined => {
+    const hold = budgets.admit(subjects, estimate, settings);
+    if (!(hold instanceof Promise)) {
+      heldBy(payer, hold);
+      return undefined;
+    }
+    return hold.then((grown) => heldBy(payer, grown));
   };
 
   const settle = createSettlementBatcher({
@@ -106,14 +115,15 @@ export const createBilling = (options: BillingOptions) => {
   const settleAnswered = (settlement: Settlement): Promise<void> => {
     if (settlement.reservationId)
       pools.answered(settlement.reservationId, settlement.preQuota, settlement.quota);
-    const budget = endBudget(settlement.payer, settlement.quota);
-    return budget ? Promise.all([settle(settlement), budget]).then(() => undefined) : settle(settlement);
+    endBudget(settlement.payer, settlement.quota);
+    return settle(settlement);
   };
 
   /** A failed request costs nothing: its estimate goes back to its pool (nothing to write). */
   const release = (payer: Payer, amount: number, reservationId: string | undefined): Promise<void> => {
     if (reservationId !== undefined) pools.failed(reservationId, amount);
-    return endBudget(payer, 0) ?? Promise.resolve();
+    endBudget(payer, 0);
+    return Promise.resolve();
   };
 
   /** The user's quota as the database had it at most QUOTA_FRESH_MS ago (moved by this instance's moves). */
@@ -146,9 +156,11 @@ export const createBilling = (options: BillingOptions) => {
     return read;
   };
 
-  // Idle pools go back to their users every second.
+  // Idle pools go back to their users every second; budget slices write what they spent and give
+  // back idle room as often.
   const sweeper = setInterval(() => {
     pools.giveBackIdle(false).catch(() => undefined);
+    budgets.sweep().catch(() => undefined);
   }, POOL_IDLE_MS / 2);
   sweeper.unref();
   // Budget buckets no window reaches any more are deleted hourly.
@@ -170,8 +182,14 @@ export const createBilling = (options: BillingOptions) => {
     settle: settleAnswered,
     /** Settlements not yet committed (admission refuses new requests when there are too many). */
     backlog: () => settle.backlog(),
-    /** Gives back every pool with nothing in flight or unwritten (shutdown, and tests' books). */
-    giveBackPools: () => pools.giveBackIdle(true),
+    /**
+     * Gives back every pool with nothing in flight or unwritten and every budget slice with nothing
+     * in flight (shutdown, and tests' books).
+     */
+    giveBackPools: async () => {
+      await budgets.sweep(true);
+      await pools.giveBackIdle(true);
+    },
     /** Shutdown: stop waiting long for a database that is away, and stop the pool sweeper. */
     stopRetrying: () => {
       clearInterval(sweeper);

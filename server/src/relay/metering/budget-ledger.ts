@@ -1,18 +1,26 @@
 /**
  * Budgets of keys and users, enforced at admission. A budgeted subject's spending is kept per quarter
- * hour in `sluice_budget_usage`: admission adds the request's estimate to the current bucket, the
- * answer replaces it by the real cost (`end`), a request nothing answered takes it out again. The
- * check and the add are one transaction that first locks the subject's own row (the user's, then the
- * key's: the order every hot transaction takes them in), so requests on every instance are admitted
- * one at a time per subject against everything admitted before them, in flight or answered. A window
- * is thus overshot by at most what the requests in flight cost beyond their estimates.
+ * hour in `sluice_budget_usage`. Admission takes each request's estimate from this instance's slice
+ * of the subject's room (budget-slices.ts) in memory; when the slice cannot cover it, one transaction
+ * first locks the subject's own row (the user's, then the key's: the order every hot transaction
+ * takes them in), checks every window's `used + held` plus the estimate against the budget and adds
+ * a slice to `held`: the estimate and, while the windows have room to spare, up to SLICE_ESTIMATES
+ * more estimates or a SLICE_SHARE-th of the room left, whichever is less. Requests on every instance
+ * are thus admitted against everything admitted or held before them, in flight or answered, and a
+ * window is overshot by at most what the requests in flight cost beyond their estimates. Near a
+ * budget's end slices shrink to one estimate, so admission is exact there as with one transaction
+ * per request; while another instance holds a slice (a SLICE_SHARE-th of the room at most), a request
+ * here may be refused a little early until that slice is spent or given back (idle, 2 s).
+ * Every second the sweep moves what the slices spent from `held` to `used` (what the console shows)
+ * and gives back the room of idle slices and of past quarter hours' ones.
  * Only budgeted subjects are counted: a budget counts from its first request, not from before it was
- * set. A process that dies with requests in flight leaves their estimates counted (never too little).
+ * set. A process that dies leaves its slices held until their quarter hours leave the windows (never
+ * too little counted: at most a slice per subject more).
  */
 import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Dialect } from '../../db/dsn.js';
 import type { Tables } from '../../db/tables.js';
-import type { KeyAuth } from '../request/key-auth.js';
 import { BudgetRefusal } from './budget-refusal.js';
 import {
   BUDGET_WINDOWS,
@@ -29,61 +37,17 @@ import {
   type WindowUsage,
 } from '../../services/budget-usage.js';
 import type { BudgetCrossing } from '../../services/budget-warning.js';
+import { createBudgetSlices, type BudgetHold, type BudgetSubject, type Slice } from './budget-slices.js';
 
-/** A key or user with at least one budget: its limits in BUDGET_WINDOWS' order (0: unset). */
-export interface BudgetSubject {
-  readonly subject: 'u' | 't';
-  readonly id: number;
-  readonly limits: readonly number[];
-}
+export { budgetSubjectsOf } from './budget-slices.js';
+export type { BudgetCrossing, BudgetHold, BudgetSettings, BudgetSubject };
 
-/** A request's place in its budgets: the bucket its estimate went to. */
-export interface BudgetHold {
-  readonly subjects: readonly BudgetSubject[];
-  readonly bucket: number;
-  readonly estimate: number;
-  /** The windows this request took to BudgetWarningPercent of their budget or past it (warning mail). */
-  readonly crossed?: readonly BudgetCrossing[] | undefined;
-}
-
-export type { BudgetCrossing, BudgetSettings };
-
-type BudgetRow = Pick<Tables['tokens'], 'budget_5h' | 'budget_daily' | 'budget_weekly' | 'budget_monthly'> & {
-  readonly id: number;
-};
-
-const positive = (value: number | null | undefined): number => {
-  const number = Number(value ?? 0);
-  return Number.isFinite(number) && number > 0 ? number : 0;
-};
-
-const subjectOf = (subject: 'u' | 't', row: BudgetRow): BudgetSubject | undefined => {
-  const limits = [
-    positive(row.budget_5h),
-    positive(row.budget_daily),
-    positive(row.budget_weekly),
-    positive(row.budget_monthly),
-  ];
-  return limits.some((limit) => limit > 0) ? { subject, id: row.id, limits } : undefined;
-};
-
-/** The user's and the key's budgets (the user first: the order their rows are locked in); undefined when none is set. */
-export const budgetSubjectsOf = (auth: KeyAuth): BudgetSubject[] | undefined => {
-  const { user, token } = auth;
-  if (
-    !user.budget_5h &&
-    !user.budget_daily &&
-    !user.budget_weekly &&
-    !user.budget_monthly &&
-    !token.budget_5h &&
-    !token.budget_daily &&
-    !token.budget_weekly &&
-    !token.budget_monthly
-  )
-    return undefined;
-  const subjects = [subjectOf('u', user), subjectOf('t', token)].filter((one) => one !== undefined);
-  return subjects.length > 0 ? subjects : undefined;
-};
+/** A slice covers up to this many estimates beyond the request that grows it… */
+const SLICE_ESTIMATES = 100;
+/** …and at most this share of the tightest window's room left, so slices shrink near a budget's end. */
+const SLICE_SHARE = 50;
+/** A slice unused this long with nothing in flight is given back. */
+export const SLICE_IDLE_MS = 2_000;
 
 /** Buckets older than any window (a calendar month and a day) are deleted. */
 const KEEP_SECONDS = 32 * 24 * 3600;
@@ -99,6 +63,7 @@ export const createBudgetLedger = (deps: BudgetLedgerDeps) => {
   const { db, dialect } = deps;
   const now = deps.now ?? Date.now;
   type Db = Kysely<Tables>;
+  const slices = createBudgetSlices();
 
   // The windows are the same at every instant of a bucket (each window starts on a bucket's start,
   // budget-windows.ts), and computing them reads the time zone's wall clock 13 times through Intl
@@ -131,104 +96,198 @@ export const createBudgetLedger = (deps: BudgetLedgerDeps) => {
         .where('subject', '=', one.subject)
         .where('subject_id', '=', one.id)
         .where('bucket', '>=', span.start)
-        .where('used', '>', 0)
+        .where(sql`used + held`, '>', 0)
         .executeTakeFirst();
       freedAt = rollingReleaseAt(window, Number(oldest?.oldest ?? bucketOf(nowSeconds)));
     }
     return Math.max(1, Math.ceil(freedAt - nowSeconds));
   };
 
+  /** Adds `spent` to a slice's row's `used` and takes `held` from its `held`. */
+  const moveRow = (trx: Db, slice: Slice, spent: number, held: number) =>
+    trx
+      .updateTable('sluice_budget_usage')
+      .set((eb) => ({ used: eb('used', '+', spent), held: eb('held', '-', held) }))
+      .where('subject', '=', slice.one.subject)
+      .where('subject_id', '=', slice.one.id)
+      .where('bucket', '=', slice.bucket)
+      .execute();
+
   /**
-   * Admits a request of `estimate` against its subjects' budgets, or throws BudgetRefusal (429):
-   * a request is admitted while every window's spending plus its estimate fits, or when the window
-   * is empty (a budget smaller than one request still lets one through per window).
+   * Grows the slices that cannot cover `estimate`, in one transaction, or throws BudgetRefusal: a
+   * request fits while every window's spending (every instance's, this slice's room not counted)
+   * plus its estimate fits, or when the window is empty (a budget smaller than one request still
+   * lets one through per window).
    */
-  const admit = async (
-    subjects: readonly BudgetSubject[],
+  const grow = async (
+    lacking: readonly Slice[],
+    stale: readonly Slice[],
     estimate: number,
-    settings: BudgetSettings & { readonly BudgetWarningPercent?: number },
-  ): Promise<BudgetHold> => {
-    const percent = settings.BudgetWarningPercent ?? 0;
-    let crossed: BudgetCrossing[] | undefined;
-    const nowMs = now();
+    spans: WindowSpans,
+    nowMs: number,
+  ) => {
     const nowSeconds = Math.floor(nowMs / 1000);
-    const spans = spansAt(nowMs, settings);
-    const bucket = bucketOf(nowSeconds);
+    const grants = new Map<Slice, { amount: number; others: WindowUsage }>();
+    const released = new Map(stale.map((slice) => [slice, slice.granted - slice.spent]));
     await db.transaction().execute(async (trx) => {
       if (dialect !== 'sqlite')
-        for (const one of subjects)
+        for (const { one } of lacking)
           await trx
             .selectFrom(one.subject === 'u' ? 'users' : 'tokens')
             .select('id')
             .where('id', '=', one.id)
             .forUpdate()
             .execute();
-      const sums = await windowSums(trx, subjects, spans);
-      for (const one of subjects) {
-        const used = sums.get(`${one.subject}:${one.id}`) ?? emptyUsage();
+      for (const [slice, amount] of released) await moveRow(trx, slice, 0, amount);
+      const sums = await windowSums(
+        trx,
+        lacking.map((slice) => slice.one),
+        spans,
+        true,
+      );
+      for (const slice of lacking) {
+        const { one } = slice;
+        const sum = sums.get(slice.key) ?? emptyUsage();
+        const unspent = slice.granted - slice.spent;
+        const others = emptyUsage();
+        let room = Number.POSITIVE_INFINITY;
         for (const [index, window] of BUDGET_WINDOWS.entries()) {
+          others[window] = sum[window] - slice.granted;
           const limit = one.limits[index] ?? 0;
-          if (limit > 0 && used[window] > 0 && used[window] + estimate > limit) {
+          if (limit <= 0) continue;
+          const exposure = sum[window] - unspent;
+          if (exposure > 0 && exposure + estimate > limit) {
             const seconds = await retryAfter(trx, one, window, spans, nowSeconds);
-            throw new BudgetRefusal(one.subject, window, limit, used[window], {
-              'retry-after': String(seconds),
-            });
+            throw new BudgetRefusal(one.subject, window, limit, exposure, { 'retry-after': String(seconds) });
           }
-          if (percent > 0 && limit > 0 && (used[window] + estimate) * 100 >= limit * percent) {
-            const span = spans[window];
-            (crossed ??= []).push({
-              subject: one.subject,
-              id: one.id,
-              window,
-              limit,
-              used: used[window] + estimate,
-              endsAt: span.resetsAt ?? nowSeconds * 2 - span.start,
-            });
-          }
+          room = Math.min(room, limit - exposure - estimate);
         }
+        const extra = Math.min(SLICE_ESTIMATES * estimate, Math.floor(Math.max(0, room) / SLICE_SHARE));
+        grants.set(slice, { amount: estimate - unspent + extra, others });
       }
-      for (const one of subjects) {
+      for (const [slice, { amount }] of grants) {
         const added = await trx
           .updateTable('sluice_budget_usage')
-          .set((eb) => ({ used: eb('used', '+', estimate) }))
-          .where('subject', '=', one.subject)
-          .where('subject_id', '=', one.id)
-          .where('bucket', '=', bucket)
+          .set((eb) => ({ held: eb('held', '+', amount) }))
+          .where('subject', '=', slice.one.subject)
+          .where('subject_id', '=', slice.one.id)
+          .where('bucket', '=', slice.bucket)
           .executeTakeFirst();
         if (Number(added.numUpdatedRows) === 0)
           await trx
             .insertInto('sluice_budget_usage')
-            .values({ subject: one.subject, subject_id: one.id, bucket, used: estimate })
+            .values({
+              subject: slice.one.subject,
+              subject_id: slice.one.id,
+              bucket: slice.bucket,
+              used: 0,
+              held: amount,
+            })
             .execute();
       }
     });
-    return { subjects, bucket, estimate, crossed };
+    for (const [slice, amount] of released) slice.granted -= amount;
+    for (const [slice, grant] of grants) {
+      slice.granted += grant.amount;
+      slice.others = grant.others;
+    }
   };
 
-  /** The request ended: its estimate is replaced by what it cost (0: nothing answered it). */
-  const end = async (hold: BudgetHold, cost: number): Promise<void> => {
-    const delta = cost - hold.estimate;
-    if (delta === 0) return;
-    await db
-      .updateTable('sluice_budget_usage')
-      .set((eb) => ({ used: eb('used', '+', delta) }))
-      .where((eb) =>
-        eb.or(
-          hold.subjects.map((one) =>
-            eb.and([eb('subject', '=', one.subject), eb('subject_id', '=', one.id)]),
-          ),
-        ),
-      )
-      .where('bucket', '=', hold.bucket)
-      .execute();
+  type Settings = BudgetSettings & { readonly BudgetWarningPercent?: number };
+  const windowsOf = (settings: BudgetSettings) => `${settings.BudgetWindowMode} ${settings.BudgetTimeZone}`;
+
+  /** Admission when a slice must grow first (or another request is growing it). */
+  const admitGrowing = async (
+    subjects: readonly BudgetSubject[],
+    estimate: number,
+    settings: Settings,
+  ): Promise<BudgetHold> => {
+    for (;;) {
+      // Looked up again on every turn: a slice may have been retired while this request waited.
+      const nowMs = now();
+      const spans = spansAt(nowMs, settings);
+      const bucket = bucketOf(Math.floor(nowMs / 1000));
+      const held = subjects.map((one) => slices.sliceOf(one, bucket, windowsOf(settings)));
+      const busy = held.find((slice) => slice.growing !== undefined);
+      if (busy?.growing) {
+        await busy.growing.catch(() => undefined);
+        continue;
+      }
+      const lacking = held.filter((slice) => slice.granted - slice.spent < estimate);
+      if (lacking.length === 0)
+        return slices.take(held, estimate, settings.BudgetWarningPercent ?? 0, spans, nowMs);
+      const stale = lacking.flatMap((slice) => slices.staleOf(slice.key));
+      const growing = grow(lacking, stale, estimate, spans, nowMs);
+      const writing = [...lacking, ...stale];
+      for (const slice of writing) slice.growing = growing;
+      try {
+        await growing;
+      } finally {
+        for (const slice of writing) if (slice.growing === growing) slice.growing = undefined;
+      }
+    }
   };
 
-  /** A key's or user's spending in each window now, and when calendar windows start over. */
+  /**
+   * Admits a request of `estimate` against its subjects' budgets: at once when this instance's slices
+   * hold room for it, else once they grew; throws BudgetRefusal (429) when a window is full.
+   */
+  const admit = (
+    subjects: readonly BudgetSubject[],
+    estimate: number,
+    settings: Settings,
+  ): BudgetHold | Promise<BudgetHold> => {
+    const nowMs = now();
+    const bucket = bucketOf(Math.floor(nowMs / 1000));
+    const held = subjects.map((one) => slices.sliceOf(one, bucket, windowsOf(settings)));
+    if (held.every((slice) => slice.growing === undefined && slice.granted - slice.spent >= estimate))
+      return slices.take(held, estimate, settings.BudgetWarningPercent ?? 0, spansAt(nowMs, settings), nowMs);
+    return admitGrowing(subjects, estimate, settings);
+  };
+
+  /** Moves what the slices spent to `used`, and gives back idle and past slices' room (`all`: every idle one). */
+  const write = async (all: boolean): Promise<void> => {
+    const { flush, giveBack } = slices.toWrite(all ? Number.POSITIVE_INFINITY : now() - SLICE_IDLE_MS);
+    const moves = [
+      ...flush.map((slice) => ({
+        slice,
+        spent: slice.spent - slice.written,
+        held: slice.spent - slice.written,
+      })),
+      ...giveBack.map((slice) => ({
+        slice,
+        spent: slice.spent - slice.written,
+        held: slice.granted - slice.written,
+      })),
+    ];
+    const writes = moves.filter((move) => move.spent !== 0 || move.held !== 0);
+    try {
+      if (writes.length > 0)
+        await db.transaction().execute(async (trx) => {
+          for (const { slice, spent, held } of writes) await moveRow(trx, slice, spent, held);
+        });
+    } catch (error) {
+      for (const slice of giveBack) slices.given(slice, false);
+      throw error;
+    }
+    for (const { slice, spent } of moves) slice.written += spent;
+    for (const slice of giveBack) slices.given(slice, true);
+  };
+  /** One sweep at a time; a failed one (the database away) leaves everything for the next. */
+  let sweeping: Promise<void> = Promise.resolve();
+  const sweep = (all = false): Promise<void> => {
+    const run = sweeping.then(() => write(all));
+    sweeping = run.catch(() => undefined);
+    return run;
+  };
+
+  /** A key's or user's spending in each window now (this instance's written first), and when calendar windows start over. */
   const usage = async (
     subject: 'u' | 't',
     id: number,
     settings: BudgetSettings,
   ): Promise<{ used: WindowUsage; spans: WindowSpans }> => {
+    await sweep();
     const spans = windowSpans(now(), settings.BudgetWindowMode, settings.BudgetTimeZone);
     const sums = await windowSums(db, [{ subject, id }], spans);
     return { used: sums.get(`${subject}:${id}`) ?? emptyUsage(), spans };
@@ -242,7 +301,7 @@ export const createBudgetLedger = (deps: BudgetLedgerDeps) => {
       .execute();
   };
 
-  return { admit, end, usage, prune };
+  return { admit, end: slices.end, sweep, usage, prune };
 };
 
 export type BudgetLedger = ReturnType<typeof createBudgetLedger>;
