@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cache } from '../../cache/cache.js';
 import { createRedisCache } from '../../cache/redis-cache.js';
 import { testRedisUrl } from '../../test-support/test-databases.js';
-import { LIMIT_WINDOW_MS, type LimitCheck, type LimitStore } from './limit-store.js';
+import { LIMIT_WINDOW_MS, type LimitCheck, type LimitStore, type LimitVerdict } from './limit-store.js';
 import { createMemoryLimitStore } from './memory-limit-store.js';
 import { createRedisLimitStore } from './redis-limit-store.js';
 
@@ -149,5 +149,66 @@ describe.runIf(redisUrl !== undefined)('on Redis', () => {
     const store = stores[turn % 2];
     if (!store) throw new Error('no store');
     return store;
+  });
+});
+
+describe.runIf(redisUrl !== undefined)('the Redis limit store’s batches', () => {
+  let cache: Cache | undefined;
+  let calls = 0;
+  let store: LimitStore;
+  beforeAll(async () => {
+    cache = await createRedisCache(redisUrl ?? '');
+    const run = cache.runScript;
+    if (!run) throw new Error('the Redis cache runs no scripts');
+    store = createRedisLimitStore((script, keys, args) => {
+      calls += 1;
+      return run(script, keys, args);
+    });
+  });
+  afterAll(async () => {
+    await cache?.close();
+  });
+
+  it('sends the checks and ends of one turn in one call, each answered as if alone', async () => {
+    const T0 = 1_800_000_000_000;
+    const check = subject({ rpm: 5, concurrency: 20 });
+    calls = 0;
+    const verdicts = await Promise.all(Array.from({ length: 12 }, () => store.acquire([check], id(), 0, T0)));
+    expect(calls).toBe(1);
+    expect(verdicts.filter((verdict) => verdict.refusedBy === undefined)).toHaveLength(5);
+    // In order: the n-th check saw the n-1 before it (the refused ones counted nowhere).
+    expect(verdicts.map((verdict) => verdict.readings[0]?.requests)).toEqual([
+      0, 1, 2, 3, 4, 5, 5, 5, 5, 5, 5, 5,
+    ]);
+    calls = 0;
+    const limited = subject({ concurrency: 1 });
+    const first = id();
+    const [, , after] = await Promise.all([
+      store.acquire([limited], first, 0, T0),
+      store.finish([limited], first, undefined, true, T0 + 1),
+      store.acquire([limited], id(), 0, T0 + 2),
+    ]);
+    expect(calls).toBe(1);
+    expect(after.refusedBy).toBeUndefined();
+  });
+
+  it('fails only the operation that failed in a batch', async () => {
+    const T0 = 1_800_000_000_000;
+    const good = subject({ rpm: 2 });
+    // A subject whose window key holds a string: Redis answers WRONGTYPE to that check alone.
+    const bad = subject({ rpm: 2 });
+    await cache?.runScript?.("return redis.call('SET', KEYS[1], 'x')", [`sluice:limit:{${bad.key}}:r`], []);
+    calls = 0;
+    const [before, failed, after] = await Promise.allSettled([
+      store.acquire([good], id(), 0, T0),
+      store.acquire([bad], id(), 0, T0),
+      store.acquire([good], id(), 0, T0),
+    ]);
+    expect(calls).toBe(1);
+    expect(before).toMatchObject({ status: 'fulfilled', value: { refusedBy: undefined } });
+    expect(failed).toMatchObject({ status: 'rejected' });
+    expect(String((failed as PromiseRejectedResult).reason)).toMatch(/limit script failed: .*WRONGTYPE/);
+    expect(after).toMatchObject({ status: 'fulfilled', value: { refusedBy: undefined } });
+    expect((after as PromiseFulfilledResult<LimitVerdict>).value.readings[0]?.requests).toBe(1);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * The Redis side of the limiter: two Lua scripts, each run atomically (EVALSHA), so that every
- * instance sharing the Redis sees one set of windows and no two checks interleave.
+ * The Redis side of the limiter: one Lua script (EVALSHA) that runs a batch of checks and ends, in
+ * order, each as its own function (ACQUIRE and FINISH below), so that every instance sharing the
+ * Redis sees one set of windows and no two checks interleave: a script runs atomically.
  *
  * Per subject four keys: `r` (a sorted set of the last minute's requests, scored by time), `t` and
  * `h` (the last minute's requests scored by time, and their tokens by request with their sum in the
@@ -11,11 +12,11 @@
  */
 
 /**
- * KEYS: 4 per subject (r, t, h, c). ARGV: now, window ms, stale ms, request id, estimate, then 3
- * per subject (rpm, tpm, concurrency; 0 unset). Answers {refused kind or '', retry ms, then per
- * subject: requests, requests reset ms, tokens, tokens reset ms, in flight}.
+ * A check. KEYS: 4 per subject (r, t, h, c). ARGV: now, window ms, stale ms, request id, estimate,
+ * then 3 per subject (rpm, tpm, concurrency; 0 unset). Answers {refused kind or '', retry ms, then
+ * per subject: requests, requests reset ms, tokens, tokens reset ms, in flight}.
  */
-export const ACQUIRE_SCRIPT = `
+const ACQUIRE = `
 local SUM = '#sum'
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
@@ -104,11 +105,11 @@ return answer
 `;
 
 /**
- * KEYS: 3 per subject (t, h, c). ARGV: now, window ms, request id, tokens (-1: unchanged), release
- * (1 or 0), then 1 per subject: whether it has a TPM limit (1 or 0). The request's estimate is
- * replaced by its tokens, counted now; its slot in flight is freed.
+ * An end. KEYS: 3 per subject (t, h, c). ARGV: now, window ms, request id, tokens (-1: unchanged),
+ * release (1 or 0), then 1 per subject: whether it has a TPM limit (1 or 0). The request's estimate
+ * is replaced by its tokens, counted now; its slot in flight is freed.
  */
-export const FINISH_SCRIPT = `
+const FINISH = `
 local SUM = '#sum'
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
@@ -135,4 +136,39 @@ for i = 0, #KEYS / 3 - 1 do
   if release then redis.call('ZREM', c, id) end
 end
 return 1
+`;
+
+/**
+ * The batch: ARGV[1] the number of operations, then per operation its kind ('a': a check, 'f': an
+ * end), its number of keys and of arguments, and the arguments; KEYS are the operations' keys in
+ * order. Answers one entry per operation: a check's answer, 1 for an end, or the error's text when
+ * it failed (the others are run all the same: one request's error is not another's).
+ */
+export const LIMIT_BATCH_SCRIPT = `
+local function acquire(KEYS, ARGV)
+${ACQUIRE}
+end
+local function finish(KEYS, ARGV)
+${FINISH}
+end
+local answers = {}
+local nextKey, nextArg = 1, 2
+for op = 1, tonumber(ARGV[1]) do
+  local kind = ARGV[nextArg]
+  local keyCount, argCount = tonumber(ARGV[nextArg + 1]), tonumber(ARGV[nextArg + 2])
+  nextArg = nextArg + 3
+  local keys, args = {}, {}
+  for j = 1, keyCount do keys[j] = KEYS[nextKey + j - 1] end
+  for j = 1, argCount do args[j] = ARGV[nextArg + j - 1] end
+  nextKey, nextArg = nextKey + keyCount, nextArg + argCount
+  local ok, answer = pcall(kind == 'a' and acquire or finish, keys, args)
+  if ok then
+    answers[op] = answer
+  elseif type(answer) == 'table' and answer.err then
+    answers[op] = answer.err
+  else
+    answers[op] = tostring(answer)
+  end
+end
+return answers
 `;
