@@ -193,7 +193,7 @@ export const applyLimits = async (origin, sqlitePath, kind) => {
 /**
  * Proves the scenario before measuring: with rate limits, one request answers the key's RPM and the
  * user's TPM in its `x-ratelimit-*` headers (the relay applies both rows); with budgets, the key's
- * and the user's both count spending; without, no such header and nothing counted.
+ * and the user's both count spending (or hold room for it); without, no such header and nothing counted.
  * @param {string} origin
  * @param {string} sqlitePath
  * @param {LimitKind} kind
@@ -213,7 +213,7 @@ export const checkLimits = async (origin, sqlitePath, kind) => {
   let budgeted;
   try {
     const rows = /** @type {{ subject: string }[]} */ (
-      db.prepare('SELECT DISTINCT subject FROM sluice_budget_usage WHERE used > 0').all()
+      db.prepare('SELECT DISTINCT subject FROM sluice_budget_usage WHERE used + held > 0').all()
     );
     budgeted = rows.map((row) => row.subject).sort();
   } finally {

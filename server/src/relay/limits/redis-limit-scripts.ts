@@ -115,22 +115,25 @@ local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local id = ARGV[3]
 local tokens = tonumber(ARGV[4])
-local release = ARGV[5] == '1'
+local release = tonumber(ARGV[5]) == 1
 for i = 0, #KEYS / 3 - 1 do
   local t, h, c = KEYS[i * 3 + 1], KEYS[i * 3 + 2], KEYS[i * 3 + 3]
-  if tokens >= 0 and ARGV[6 + i] == '1' then
-    local before = redis.call('HGET', h, id)
-    if before then
-      redis.call('HINCRBY', h, SUM, -tonumber(before))
-      redis.call('HDEL', h, id)
-    end
-    redis.call('ZREM', t, id)
+  if tokens >= 0 and tonumber(ARGV[6 + i]) == 1 then
+    -- Nothing before when the estimate left the window already (a request longer than a minute).
+    local before = tonumber(redis.call('HGET', h, id) or '0')
     if tokens > 0 then
+      -- Counted now: its time in the window moves (ZADD updates the score).
       redis.call('ZADD', t, now, id)
       redis.call('HSET', h, id, tokens)
-      redis.call('HINCRBY', h, SUM, tokens)
+      redis.call('HINCRBY', h, SUM, tokens - before)
       redis.call('PEXPIRE', t, window)
       redis.call('PEXPIRE', h, window)
+    else
+      redis.call('ZREM', t, id)
+      if before ~= 0 then
+        redis.call('HDEL', h, id)
+        redis.call('HINCRBY', h, SUM, -before)
+      end
     end
   end
   if release then redis.call('ZREM', c, id) end
@@ -139,10 +142,13 @@ return 1
 `;
 
 /**
- * The batch: ARGV[1] the number of operations, then per operation its kind ('a': a check, 'f': an
- * end), its number of keys and of arguments, and the arguments; KEYS are the operations' keys in
- * order. Answers one entry per operation: a check's answer, 1 for an end, or the error's text when
- * it failed (the others are run all the same: one request's error is not another's).
+ * The batch: KEYS are the distinct subjects of its operations, each as the prefix its four keys share
+ * (its hash tag in braces, so a cluster's slot of the prefix is its keys' slot too); ARGV[1] is the
+ * operations in JSON, in order: `[kind, [subject indexes in KEYS], [arguments]]`, kind 'a' a check
+ * and 'f' an end. Answers in JSON one entry per operation: a check's answer, 1 for an end, or the
+ * error's text when it failed (the others run all the same: one request's error is not another's).
+ * One string each way: a batch of many requests costs the client two arguments to encode and one
+ * reply to parse.
  */
 export const LIMIT_BATCH_SCRIPT = `
 local function acquire(KEYS, ARGV)
@@ -151,16 +157,16 @@ end
 local function finish(KEYS, ARGV)
 ${FINISH}
 end
+local CHECK_KEYS, END_KEYS = {'r', 't', 'h', 'c'}, {'t', 'h', 'c'}
+local operations = cjson.decode(ARGV[1])
 local answers = {}
-local nextKey, nextArg = 1, 2
-for op = 1, tonumber(ARGV[1]) do
-  local kind = ARGV[nextArg]
-  local keyCount, argCount = tonumber(ARGV[nextArg + 1]), tonumber(ARGV[nextArg + 2])
-  nextArg = nextArg + 3
-  local keys, args = {}, {}
-  for j = 1, keyCount do keys[j] = KEYS[nextKey + j - 1] end
-  for j = 1, argCount do args[j] = ARGV[nextArg + j - 1] end
-  nextKey, nextArg = nextKey + keyCount, nextArg + argCount
+for op = 1, #operations do
+  local kind, subjects, args = operations[op][1], operations[op][2], operations[op][3]
+  local suffixes = kind == 'a' and CHECK_KEYS or END_KEYS
+  local keys = {}
+  for _, subject in ipairs(subjects) do
+    for _, suffix in ipairs(suffixes) do keys[#keys + 1] = KEYS[subject] .. suffix end
+  end
   local ok, answer = pcall(kind == 'a' and acquire or finish, keys, args)
   if ok then
     answers[op] = answer
@@ -170,5 +176,5 @@ for op = 1, tonumber(ARGV[1]) do
     answers[op] = tostring(answer)
   end
 end
-return answers
+return cjson.encode(answers)
 `;
