@@ -11,8 +11,9 @@ import type { RelayRouteDeps } from '../request/relay-dispatch.js';
 /**
  * `GET /v1/dashboard/key` (Sluice's own, beside one-api's `/v1/dashboard/billing/*`): what a key can
  * read of itself with itself: its remaining quota and its user's, its rate limits and budgets and its
- * user's, and what each budget's window holds now (requests in flight at their estimate). Amounts
- * are in quota units; `quota_per_unit` turns them into dollars.
+ * user's, and what each budget's window holds now (requests in flight at their estimate, as the
+ * relay's instances wrote it at most a second ago). Amounts are in quota units; `quota_per_unit`
+ * turns them into dollars.
  */
 export const keyRoutes = (deps: RelayRouteDeps) => {
   const routes = new Hono<AppEnv>({ strict: false });
