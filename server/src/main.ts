@@ -40,6 +40,24 @@ const start = async (): Promise<void> => {
     if (closing) response.setHeader('connection', 'close');
     sluice.listener(request, response);
   });
+  // A port taken (or not ours to take) is said plainly, and what booted is closed before the exit.
+  server.once('error', (error: NodeJS.ErrnoException) => {
+    const reason =
+      error.code === 'EADDRINUSE'
+        ? `port ${config.port} is already in use (set PORT to a free one)`
+        : error.code === 'EACCES'
+          ? `port ${config.port} may not be opened by this user (set PORT to one above 1023)`
+          : error.message;
+    process.stderr.write(`sluice: failed to start: ${reason}\n`);
+    logger.error({ err: error }, `failed to start: ${reason}`);
+    void sluice
+      .close()
+      .catch(() => undefined)
+      .then(() => {
+        destination.flushSync();
+        process.exit(1);
+      });
+  });
   server.listen(config.port, () => {
     logger.info(`Sluice listening on http://localhost:${config.port}`);
   });
