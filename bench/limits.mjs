@@ -213,7 +213,14 @@ export const checkLimits = async (origin, sqlitePath, kind) => {
   let budgeted;
   try {
     const rows = /** @type {{ subject: string }[]} */ (
-      db.prepare('SELECT DISTINCT subject FROM sluice_budget_usage WHERE used + held > 0').all()
+      db
+        .prepare(
+          // `held` since 0015 (a build before it, benched against, has `used` alone).
+          db.prepare("SELECT 1 FROM pragma_table_info('sluice_budget_usage') WHERE name = 'held'").get()
+            ? 'SELECT DISTINCT subject FROM sluice_budget_usage WHERE used + held > 0'
+            : 'SELECT DISTINCT subject FROM sluice_budget_usage WHERE used > 0',
+        )
+        .all()
     );
     budgeted = rows.map((row) => row.subject).sort();
   } finally {

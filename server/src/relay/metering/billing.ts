@@ -187,8 +187,10 @@ export const createBilling = (options: BillingOptions) => {
      * in flight (shutdown, and tests' books).
      */
     giveBackPools: async () => {
-      await budgets.sweep(true);
-      await pools.giveBackIdle(true);
+      // Both tried, whichever fails (the database away): what one could not write waits for later.
+      const [slices, quota] = await Promise.allSettled([budgets.sweep(true), pools.giveBackIdle(true)]);
+      if (quota.status === 'rejected') throw quota.reason;
+      if (slices.status === 'rejected') throw slices.reason;
     },
     /** Shutdown: stop waiting long for a database that is away, and stop the pool sweeper. */
     stopRetrying: () => {
