@@ -187,7 +187,7 @@ export const createBudgetSlices = () => {
     const giveBack = [...retired].filter((slice) => slice.inFlight === 0 && slice.growing === undefined);
     for (const slice of giveBack) slice.returning = true;
     const flush = [...current.values(), ...retired].filter(
-      (slice) => slice.spent !== slice.written && !giveBack.includes(slice),
+      (slice) => slice.spent !== slice.written && !slice.returning,
     );
     return { flush, giveBack };
   };
