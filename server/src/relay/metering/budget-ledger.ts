@@ -38,6 +38,7 @@ import {
 } from '../../services/budget-usage.js';
 import type { BudgetCrossing } from '../../services/budget-warning.js';
 import { createBudgetSlices, type BudgetHold, type BudgetSubject, type Slice } from './budget-slices.js';
+import { createBudgetSweep, moveRow } from './budget-sweep.js';
 
 export { budgetSubjectsOf } from './budget-slices.js';
 export type { BudgetCrossing, BudgetHold, BudgetSettings, BudgetSubject };
@@ -46,8 +47,6 @@ export type { BudgetCrossing, BudgetHold, BudgetSettings, BudgetSubject };
 const SLICE_ESTIMATES = 100;
 /** …and at most this share of the tightest window's room left, so slices shrink near a budget's end. */
 const SLICE_SHARE = 50;
-/** A slice unused this long with nothing in flight is given back. */
-export const SLICE_IDLE_MS = 2_000;
 
 /** Buckets older than any window (a calendar month and a day) are deleted. */
 const KEEP_SECONDS = 32 * 24 * 3600;
@@ -102,16 +101,6 @@ export const createBudgetLedger = (deps: BudgetLedgerDeps) => {
     }
     return Math.max(1, Math.ceil(freedAt - nowSeconds));
   };
-
-  /** Adds `spent` to a slice's row's `used` and takes `held` from its `held`. */
-  const moveRow = (trx: Db, slice: Slice, spent: number, held: number) =>
-    trx
-      .updateTable('sluice_budget_usage')
-      .set((eb) => ({ used: eb('used', '+', spent), held: eb('held', '-', held) }))
-      .where('subject', '=', slice.one.subject)
-      .where('subject_id', '=', slice.one.id)
-      .where('bucket', '=', slice.bucket)
-      .execute();
 
   /**
    * Grows the slices that cannot cover `estimate`, in one transaction, or throws BudgetRefusal: a
@@ -245,41 +234,7 @@ export const createBudgetLedger = (deps: BudgetLedgerDeps) => {
     return admitGrowing(subjects, estimate, settings);
   };
 
-  /** Moves what the slices spent to `used`, and gives back idle and past slices' room (`all`: every idle one). */
-  const write = async (all: boolean): Promise<void> => {
-    const { flush, giveBack } = slices.toWrite(all ? Number.POSITIVE_INFINITY : now() - SLICE_IDLE_MS);
-    const moves = [
-      ...flush.map((slice) => ({
-        slice,
-        spent: slice.spent - slice.written,
-        held: slice.spent - slice.written,
-      })),
-      ...giveBack.map((slice) => ({
-        slice,
-        spent: slice.spent - slice.written,
-        held: slice.granted - slice.written,
-      })),
-    ];
-    const writes = moves.filter((move) => move.spent !== 0 || move.held !== 0);
-    try {
-      if (writes.length > 0)
-        await db.transaction().execute(async (trx) => {
-          for (const { slice, spent, held } of writes) await moveRow(trx, slice, spent, held);
-        });
-    } catch (error) {
-      for (const slice of giveBack) slices.given(slice, false);
-      throw error;
-    }
-    for (const { slice, spent } of moves) slice.written += spent;
-    for (const slice of giveBack) slices.given(slice, true);
-  };
-  /** One sweep at a time; a failed one (the database away) leaves everything for the next. */
-  let sweeping: Promise<void> = Promise.resolve();
-  const sweep = (all = false): Promise<void> => {
-    const run = sweeping.then(() => write(all));
-    sweeping = run.catch(() => undefined);
-    return run;
-  };
+  const sweep = createBudgetSweep({ db, slices, now });
 
   /** A key's or user's spending in each window now (this instance's written first), and when calendar windows start over. */
   const usage = async (
