@@ -73,6 +73,19 @@ const suite = (name: string, store: () => LimitStore) =>
       ).toBeUndefined();
     });
 
+    it('resets the tokens from the oldest still counted once an earlier request settled', async () => {
+      const check = subject({ tpm: 1000 });
+      const [early, later] = [id(), id()];
+      await store().acquire([check], early, 30, T0);
+      await store().acquire([check], later, 10, T0 + 1000);
+      await store().finish([check], early, 5, false, T0 + 2000);
+      const reading = await store().acquire([check], id(), 0, T0 + 3000);
+      expect(reading.readings[0]).toMatchObject({ tokens: 15, tokensResetMs: LIMIT_WINDOW_MS - 2000 });
+      // The later request's 10 leave at T0 + 61 s, the settled 5 at T0 + 62 s.
+      const after = await store().acquire([check], id(), 0, T0 + 1000 + LIMIT_WINDOW_MS);
+      expect(after.readings[0]).toMatchObject({ tokens: 5, tokensResetMs: 1000 });
+    });
+
     it('admits a request larger than the limit when the window is empty (at most one over)', async () => {
       const check = subject({ tpm: 10 });
       expect((await store().acquire([check], id(), 50, T0)).refusedBy).toBeUndefined();
