@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cache } from '../../cache/cache.js';
 import { createRedisCache } from '../../cache/redis-cache.js';
 import { testRedisUrl } from '../../test-support/test-databases.js';
-import { LIMIT_WINDOW_MS, type LimitCheck, type LimitStore, type LimitVerdict } from './limit-store.js';
+import {
+  LIMIT_BUCKET_MS,
+  LIMIT_WINDOW_MS,
+  type LimitAdmission,
+  type LimitCheck,
+  type LimitStore,
+  type LimitVerdict,
+} from './limit-store.js';
 import { createMemoryLimitStore } from './memory-limit-store.js';
 import { createRedisLimitStore } from './redis-limit-store.js';
 
@@ -21,23 +28,42 @@ const subject = (limits: Partial<Omit<LimitCheck, 'key'>>): LimitCheck => ({
 let serial = 0;
 const id = () => `request-${(serial += 1)}`;
 
+/** What each request was counted with, for its end (the limiter keeps it on the request's lease). */
+const admissions = new Map<string, LimitAdmission>();
+const counting = (store: LimitStore) => ({
+  acquire: (checks: readonly LimitCheck[], request: string, estimate: number, at: number) => {
+    admissions.set(request, { at, estimate });
+    return store.acquire(checks, request, estimate, at);
+  },
+  finish: (
+    checks: readonly LimitCheck[],
+    request: string,
+    tokens: number | undefined,
+    release: boolean,
+    at: number,
+  ) => store.finish(checks, request, tokens, release, at, admissions.get(request) ?? { at, estimate: 0 }),
+});
+
 /** The same behaviour of both stores, on a clock the test moves (the Redis script takes `now` as given). */
-const suite = (name: string, store: () => LimitStore) =>
+const suite = (name: string, storeOf: () => LimitStore) =>
   describe(`the ${name} limit store`, () => {
     const T0 = 1_800_000_000_000;
+    const store = () => counting(storeOf());
+    const B = LIMIT_BUCKET_MS;
 
-    it('admits exactly N requests a minute and the next one when the oldest leaves the window', async () => {
+    it('admits exactly N requests a minute and the next one once the oldest one’s second has left', async () => {
       const check = subject({ rpm: 3 });
       for (const at of [0, 10_000, 20_000])
         expect((await store().acquire([check], id(), 0, T0 + at)).refusedBy).toBeUndefined();
       const refused = await store().acquire([check], id(), 0, T0 + 30_000);
       expect(refused.refusedBy).toBe('rpm');
-      // The first request leaves the window at T0 + 60 s: 30 s from the refusal.
-      expect(refused.retryAfterMs).toBe(30_000);
-      expect(refused.readings[0]).toMatchObject({ requests: 3, requestsResetMs: 30_000 });
-      expect((await store().acquire([check], id(), 0, T0 + LIMIT_WINDOW_MS - 1)).refusedBy).toBe('rpm');
-      expect((await store().acquire([check], id(), 0, T0 + LIMIT_WINDOW_MS)).refusedBy).toBeUndefined();
-      expect((await store().acquire([check], id(), 0, T0 + LIMIT_WINDOW_MS + 1)).refusedBy).toBe('rpm');
+      // The first request's second (T0 to T0 + 1 s) leaves the window at T0 + 61 s: 31 s from now.
+      expect(refused.retryAfterMs).toBe(B + 30_000);
+      expect(refused.readings[0]).toMatchObject({ requests: 3, requestsResetMs: B + 30_000 });
+      for (const at of [LIMIT_WINDOW_MS - 1, LIMIT_WINDOW_MS, LIMIT_WINDOW_MS + B - 1])
+        expect((await store().acquire([check], id(), 0, T0 + at)).refusedBy).toBe('rpm');
+      expect((await store().acquire([check], id(), 0, T0 + LIMIT_WINDOW_MS + B)).refusedBy).toBeUndefined();
+      expect((await store().acquire([check], id(), 0, T0 + LIMIT_WINDOW_MS + B + 1)).refusedBy).toBe('rpm');
     });
 
     it('admits N of many parallel requests, exactly', async () => {
@@ -66,10 +92,13 @@ const suite = (name: string, store: () => LimitStore) =>
       const over = await store().acquire([check], id(), 1, T0 + 6000);
       expect(over.refusedBy).toBe('tpm');
       expect(over.readings[0]?.tokens).toBe(225);
-      // The 20 of T0 + 4 s leave at T0 + 64 s, but the 200 of T0 + 5 s must leave too.
-      expect(over.retryAfterMs).toBe(5000 + LIMIT_WINDOW_MS - 6000);
+      // The 20 of T0 + 4 s leave at T0 + 65 s, but the 200 of T0 + 5 s must leave too (at T0 + 66 s).
+      expect(over.retryAfterMs).toBe(5000 + B + LIMIT_WINDOW_MS - 6000);
+      expect((await store().acquire([check], id(), 1, T0 + 5000 + B + LIMIT_WINDOW_MS - 1)).refusedBy).toBe(
+        'tpm',
+      );
       expect(
-        (await store().acquire([check], id(), 1, T0 + 5000 + LIMIT_WINDOW_MS)).refusedBy,
+        (await store().acquire([check], id(), 1, T0 + 5000 + B + LIMIT_WINDOW_MS)).refusedBy,
       ).toBeUndefined();
     });
 
@@ -79,10 +108,10 @@ const suite = (name: string, store: () => LimitStore) =>
       await store().acquire([check], early, 30, T0);
       await store().acquire([check], later, 10, T0 + 1000);
       await store().finish([check], early, 5, false, T0 + 2000);
+      // The 10 of T0 + 1 s are the oldest now: they leave at T0 + 62 s.
       const reading = await store().acquire([check], id(), 0, T0 + 3000);
-      expect(reading.readings[0]).toMatchObject({ tokens: 15, tokensResetMs: LIMIT_WINDOW_MS - 2000 });
-      // The later request's 10 leave at T0 + 61 s, the settled 5 at T0 + 62 s.
-      const after = await store().acquire([check], id(), 0, T0 + 1000 + LIMIT_WINDOW_MS);
+      expect(reading.readings[0]).toMatchObject({ tokens: 15, tokensResetMs: LIMIT_WINDOW_MS - 1000 });
+      const after = await store().acquire([check], id(), 0, T0 + 2 * B + LIMIT_WINDOW_MS);
       expect(after.readings[0]).toMatchObject({ tokens: 5, tokensResetMs: 1000 });
     });
 
@@ -92,10 +121,10 @@ const suite = (name: string, store: () => LimitStore) =>
       expect((await store().acquire([check], id(), 1, T0 + 1)).refusedBy).toBe('tpm');
     });
 
-    it('lets thousands of tokens entries leave the window at once', async () => {
+    it('lets thousands of requests’ tokens leave the window at once', async () => {
       const check = subject({ tpm: 1_000_000 });
       await Promise.all(Array.from({ length: 9000 }, () => store().acquire([check], id(), 1, T0)));
-      const later = await store().acquire([check], id(), 1, T0 + LIMIT_WINDOW_MS);
+      const later = await store().acquire([check], id(), 1, T0 + LIMIT_WINDOW_MS + B);
       expect(later.refusedBy).toBeUndefined();
       expect(later.readings[0]?.tokens).toBe(0);
     });
@@ -198,7 +227,7 @@ describe.runIf(redisUrl !== undefined)('the Redis limit store’s batches', () =
     const first = id();
     const [, , after] = await Promise.all([
       store.acquire([limited], first, 0, T0),
-      store.finish([limited], first, undefined, true, T0 + 1),
+      store.finish([limited], first, undefined, true, T0 + 1, { at: T0, estimate: 0 }),
       store.acquire([limited], id(), 0, T0 + 2),
     ]);
     expect(calls).toBe(1);
@@ -210,7 +239,7 @@ describe.runIf(redisUrl !== undefined)('the Redis limit store’s batches', () =
     const good = subject({ rpm: 2 });
     // A subject whose window key holds a string: Redis answers WRONGTYPE to that check alone.
     const bad = subject({ rpm: 2 });
-    await cache?.runScript?.("return redis.call('SET', KEYS[1], 'x')", [`sluice:limit:{${bad.key}}:r`], []);
+    await cache?.runScript?.("return redis.call('SET', KEYS[1], 'x')", [`sluice:limit:{${bad.key}}:rb`], []);
     calls = 0;
     const [before, failed, after] = await Promise.allSettled([
       store.acquire([good], id(), 0, T0),
@@ -223,5 +252,25 @@ describe.runIf(redisUrl !== undefined)('the Redis limit store’s batches', () =
     expect(String((failed as PromiseRejectedResult).reason)).toMatch(/limit script failed: .*WRONGTYPE/);
     expect(after).toMatchObject({ status: 'fulfilled', value: { refusedBy: undefined } });
     expect((after as PromiseFulfilledResult<LimitVerdict>).value.readings[0]?.requests).toBe(1);
+  });
+  it('keeps a window of thousands of requests as a few numbers, whose sum is the requests’', async () => {
+    const T0 = 1_800_000_000_000;
+    const check = subject({ rpm: 1_000_000, tpm: 1_000_000_000 });
+    const base = `sluice:limit:{${check.key}}:`;
+    // 3,000 requests over three seconds: a log of every request would hold 3,000 entries per window.
+    for (let second = 0; second < 3; second += 1)
+      await Promise.all(
+        Array.from({ length: 1000 }, (_, index) =>
+          store.acquire([check], id(), 7, T0 + second * 1000 + index),
+        ),
+      );
+    const fields = async (key: string) =>
+      (await cache?.runScript?.("return redis.call('HGETALL', KEYS[1])", [key], [])) as string[];
+    const requests = await fields(`${base}rb`);
+    // Three buckets, their sum and the oldest: 5 fields, 10 values.
+    expect(requests).toHaveLength(10);
+    const reading = await store.acquire([check], id(), 0, T0 + 3000);
+    expect(reading.readings[0]).toMatchObject({ requests: 3000, tokens: 21_000 });
+    expect(await fields(`${base}tb`)).toHaveLength(10);
   });
 });

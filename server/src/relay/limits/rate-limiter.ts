@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { relayError } from '../../lib/app-error.js';
 import type { OptionValues } from '../../services/option-values.js';
 import type { KeyAuth } from '../request/key-auth.js';
-import type { LimitCheck, LimitKind, LimitStore, LimitVerdict } from './limit-store.js';
+import type { LimitAdmission, LimitCheck, LimitKind, LimitStore, LimitVerdict } from './limit-store.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
 import { RateLimitRefusal } from './rate-limit-refusal.js';
 
@@ -107,12 +107,17 @@ export const createRateLimiter = (deps: RateLimiterDeps): RateLimiter => {
     );
   };
 
-  const leaseOf = (checks: LimitCheck[], id: string, headers: Record<string, string>): LimitLease => {
+  const leaseOf = (
+    checks: LimitCheck[],
+    id: string,
+    admitted: LimitAdmission,
+    headers: Record<string, string>,
+  ): LimitLease => {
     let tokens: number | undefined;
     let settled = false;
     let ended = false;
     const finish = (settle: number | undefined, release: boolean) => {
-      store.finish(checks, id, settle, release, now()).catch((error: unknown) => {
+      store.finish(checks, id, settle, release, now(), admitted).catch((error: unknown) => {
         logger.warn(
           { err: error, requestId: id },
           'rate limit store (Redis) unavailable: a request’s end not counted',
@@ -143,13 +148,15 @@ export const createRateLimiter = (deps: RateLimiterDeps): RateLimiter => {
   const verdictOf = (
     checks: LimitCheck[],
     id: string,
-    estimate: number,
+    admitted: LimitAdmission,
     verdict: LimitVerdict,
   ): LimitLease => {
+    const { estimate } = admitted;
     if (verdict.refusedBy === undefined)
       return leaseOf(
         checks,
         id,
+        admitted,
         rateLimitHeaders(checks, verdict.readings, { requests: 1, tokens: estimate }),
       );
     const kind = verdict.refusedBy;
@@ -171,9 +178,9 @@ export const createRateLimiter = (deps: RateLimiterDeps): RateLimiter => {
     admit: (auth, options, requestId, estimate) => {
       const checks = checksOf(auth, groupsOf(options.GroupRateLimits));
       if (checks.length === 0) return undefined;
-      const tokens = Math.max(0, Math.round(estimate));
-      return store.acquire(checks, requestId, tokens, now()).then(
-        (verdict) => verdictOf(checks, requestId, tokens, verdict),
+      const admitted: LimitAdmission = { at: now(), estimate: Math.max(0, Math.round(estimate)) };
+      return store.acquire(checks, requestId, admitted.estimate, admitted.at).then(
+        (verdict) => verdictOf(checks, requestId, admitted, verdict),
         (error: unknown) => {
           const closed = options.RateLimitFailClosed;
           storeFailed(error, closed);

@@ -3,27 +3,91 @@
  * order, each as its own function (ACQUIRE and FINISH below), so that every instance sharing the
  * Redis sees one set of windows and no two checks interleave: a script runs atomically.
  *
- * Per subject four keys: `r` (a sorted set of the last minute's requests, scored by time), `t` and
- * `h` (the last minute's requests scored by time, and their tokens by request with their sum in the
- * field `#sum`, so that a check reads one number), `c` (the requests in flight, scored by their
- * start). A sliding window log, not GCRA: a limit of N a minute admits at
- * most N in any 60 s, exactly, and a request's tokens can be replaced by its real usage when it
- * ends (GCRA keeps one number, from which a request's share cannot be taken back).
+ * Per subject three keys: `rb` and `tb`, the requests' and the tokens' windows, each a hash of
+ * one-second buckets (field: the bucket's number; `#n` their sum; `#o` the oldest bucket with
+ * anything in it; see limit-store.ts), and `c`, the requests in flight (a sorted set scored by their
+ * start). A check reads two fields of each window and adds to two; once a second the window's
+ * buckets that left are dropped and the rest summed again. The steps are bucket-window.ts's.
  */
 
+/** The windows' helpers: `roll` (drop what left, answer the sum and oldest bucket) and `change`. */
+const WINDOW = `
+local function roll(key, first)
+  local head = redis.call('HMGET', key, '#n', '#o')
+  local sum, oldest = tonumber(head[1]) or 0, tonumber(head[2])
+  if oldest == nil or oldest >= first then return sum, oldest end
+  -- At most once a second: drop the buckets that left and sum the rest again (no drift).
+  local all = redis.call('HGETALL', key)
+  local dead = {}
+  sum, oldest = 0, nil
+  for j = 1, #all, 2 do
+    local field = all[j]
+    if string.sub(field, 1, 1) ~= '#' then
+      local bucket, amount = tonumber(field), tonumber(all[j + 1])
+      if bucket < first or amount <= 0 then
+        dead[#dead + 1] = field
+      else
+        sum = sum + amount
+        if oldest == nil or bucket < oldest then oldest = bucket end
+      end
+    end
+  end
+  if oldest == nil then
+    redis.call('DEL', key)
+    return 0, nil
+  end
+  for from = 1, #dead, 500 do
+    redis.call('HDEL', key, unpack(dead, from, math.min(from + 499, #dead)))
+  end
+  redis.call('HSET', key, '#n', string.format('%d', sum), '#o', string.format('%d', oldest))
+  return sum, oldest
+end
+local function change(key, bucket, amount, ttl)
+  if amount == 0 then return end
+  -- Written as integers: Redis would write a Lua number of 15 digits or more as 1e+15.
+  bucket = string.format('%d', bucket)
+  local value = redis.call('HINCRBY', key, bucket, string.format('%d', amount))
+  local delta = amount
+  if value <= 0 then
+    redis.call('HDEL', key, bucket)
+    delta = amount - value
+    if tonumber(redis.call('HGET', key, '#o')) == tonumber(bucket) then
+      -- The oldest emptied (a settled estimate): the next oldest, for the window's reset.
+      local all, oldest = redis.call('HGETALL', key), nil
+      for j = 1, #all, 2 do
+        local other = tonumber(all[j])
+        if other and (oldest == nil or other < oldest) then oldest = other end
+      end
+      if oldest then redis.call('HSET', key, '#o', string.format('%d', oldest)) else redis.call('HDEL', key, '#o') end
+    end
+  end
+  redis.call('HINCRBY', key, '#n', string.format('%d', delta))
+  if value == amount and amount > 0 then
+    -- A bucket begun: the oldest may be this one, and the key lives until it leaves the window.
+    local oldest = tonumber(redis.call('HGET', key, '#o'))
+    if oldest == nil or tonumber(bucket) < oldest then redis.call('HSET', key, '#o', bucket) end
+    redis.call('PEXPIRE', key, ttl)
+  end
+end
+`;
+
 /**
- * A check. KEYS: 4 per subject (r, t, h, c). ARGV: now, window ms, stale ms, request id, estimate,
- * then 3 per subject (rpm, tpm, concurrency; 0 unset). Answers {refused kind or '', retry ms, then
- * per subject: requests, requests reset ms, tokens, tokens reset ms, in flight}.
+ * A check. KEYS: 3 per subject (rb, tb, c). ARGV: now, window ms, bucket ms, stale ms, request id,
+ * estimate, then 3 per subject (rpm, tpm, concurrency; 0 unset). Answers {refused kind or '', retry
+ * ms, then per subject: requests, requests reset ms, tokens, tokens reset ms, in flight}.
  */
 const ACQUIRE = `
-local SUM = '#sum'
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
-local stale = tonumber(ARGV[3])
-local id = ARGV[4]
-local estimate = tonumber(ARGV[5])
-local subjects = #KEYS / 4
+local size = tonumber(ARGV[3])
+local stale = tonumber(ARGV[4])
+local id = ARGV[5]
+local estimate = tonumber(ARGV[6])
+local first = math.floor((now - window) / size)
+local current = math.floor(now / size)
+local ttl = window + 2 * size
+local function leavesIn(bucket) return (bucket + 1) * size + window - now end
+local subjects = #KEYS / 3
 local refused = ''
 local retry = 0
 local out = {}
@@ -32,41 +96,33 @@ local function refuse(kind, wait)
   if wait > retry then retry = wait end
 end
 for i = 0, subjects - 1 do
-  local r, t, h, c = KEYS[i * 4 + 1], KEYS[i * 4 + 2], KEYS[i * 4 + 3], KEYS[i * 4 + 4]
-  local rpm = tonumber(ARGV[6 + i * 3])
-  local tpm = tonumber(ARGV[7 + i * 3])
-  local concurrency = tonumber(ARGV[8 + i * 3])
-  redis.call('ZREMRANGEBYSCORE', r, '-inf', now - window)
-  local requests = redis.call('ZCARD', r)
-  local oldest = redis.call('ZRANGE', r, 0, 0, 'WITHSCORES')
+  local r, t, c = KEYS[i * 3 + 1], KEYS[i * 3 + 2], KEYS[i * 3 + 3]
+  local rpm = tonumber(ARGV[7 + i * 3])
+  local tpm = tonumber(ARGV[8 + i * 3])
+  local concurrency = tonumber(ARGV[9 + i * 3])
+  local requests, oldest = roll(r, first)
   local requestsReset = 0
-  if oldest[2] then requestsReset = tonumber(oldest[2]) + window - now end
+  if requests > 0 and oldest then requestsReset = leavesIn(oldest) end
   if rpm > 0 and requests >= rpm then refuse('rpm', requestsReset) end
-  local gone = redis.call('ZRANGEBYSCORE', t, '-inf', now - window)
-  if #gone > 0 then
-    local removed = 0
-    for j = 1, #gone do removed = removed + tonumber(redis.call('HGET', h, gone[j]) or '0') end
-    -- In slices: unpack() of thousands of values overflows Lua's stack.
-    for first = 1, #gone, 500 do
-      redis.call('HDEL', h, unpack(gone, first, math.min(first + 499, #gone)))
-    end
-    redis.call('HINCRBY', h, SUM, -removed)
-    redis.call('ZREMRANGEBYSCORE', t, '-inf', now - window)
-  end
-  -- The window's tokens are kept as a sum beside the requests' amounts: each check reads one field.
-  local tokens = tonumber(redis.call('HGET', h, SUM) or '0')
-  local first = redis.call('ZRANGE', t, 0, 0, 'WITHSCORES')
+  local tokens, oldestTokens = roll(t, first)
   local tokensReset = 0
-  if first[2] then tokensReset = tonumber(first[2]) + window - now end
+  if tokens > 0 and oldestTokens then tokensReset = leavesIn(oldestTokens) end
   if tpm > 0 and tokens > 0 and tokens + estimate > tpm then
     -- Refused: until enough of the oldest tokens have left the window for this estimate.
-    local spent = redis.call('ZRANGE', t, 0, -1, 'WITHSCORES')
-    local left = tokens
-    local wait = 0
-    for j = 1, #spent, 2 do
-      left = left - tonumber(redis.call('HGET', h, spent[j]) or '0')
-      wait = tonumber(spent[j + 1]) + window - now
-      if left <= 0 or left + estimate <= tpm then break end
+    local all = redis.call('HGETALL', t)
+    local buckets = {}
+    for j = 1, #all, 2 do
+      local bucket = tonumber(all[j])
+      if bucket and bucket >= first and tonumber(all[j + 1]) > 0 then
+        buckets[#buckets + 1] = {bucket, tonumber(all[j + 1])}
+      end
+    end
+    table.sort(buckets, function(a, b) return a[1] < b[1] end)
+    local left, wait, room = tokens, 0, math.max(0, tpm - estimate)
+    for j = 1, #buckets do
+      left = left - buckets[j][2]
+      wait = leavesIn(buckets[j][1])
+      if left <= room then break end
     end
     refuse('tpm', wait)
   end
@@ -81,19 +137,10 @@ for i = 0, subjects - 1 do
 end
 if refused == '' then
   for i = 0, subjects - 1 do
-    local r, t, h, c = KEYS[i * 4 + 1], KEYS[i * 4 + 2], KEYS[i * 4 + 3], KEYS[i * 4 + 4]
-    if tonumber(ARGV[6 + i * 3]) > 0 then
-      redis.call('ZADD', r, now, id)
-      redis.call('PEXPIRE', r, window)
-    end
-    if tonumber(ARGV[7 + i * 3]) > 0 then
-      redis.call('ZADD', t, now, id)
-      redis.call('HSET', h, id, estimate)
-      redis.call('HINCRBY', h, SUM, estimate)
-      redis.call('PEXPIRE', t, window)
-      redis.call('PEXPIRE', h, window)
-    end
-    if tonumber(ARGV[8 + i * 3]) > 0 then
+    local r, t, c = KEYS[i * 3 + 1], KEYS[i * 3 + 2], KEYS[i * 3 + 3]
+    if tonumber(ARGV[7 + i * 3]) > 0 then change(r, current, 1, ttl) end
+    if tonumber(ARGV[8 + i * 3]) > 0 then change(t, current, estimate, ttl) end
+    if tonumber(ARGV[9 + i * 3]) > 0 then
       redis.call('ZADD', c, now, id)
       redis.call('PEXPIRE', c, stale)
     end
@@ -105,35 +152,32 @@ return answer
 `;
 
 /**
- * An end. KEYS: 3 per subject (t, h, c). ARGV: now, window ms, request id, tokens (-1: unchanged),
- * release (1 or 0), then 1 per subject: whether it has a TPM limit (1 or 0). The request's estimate
- * is replaced by its tokens, counted now; its slot in flight is freed.
+ * An end. KEYS: 2 per subject (tb, c). ARGV: now, window ms, bucket ms, request id, tokens (-1:
+ * unchanged), release (1 or 0), when it was counted (ms), its estimate, then 1 per subject: whether
+ * it has a TPM limit (1 or 0). The estimate leaves its second and the tokens count in this one; the
+ * slot in flight is freed.
  */
 const FINISH = `
-local SUM = '#sum'
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
-local id = ARGV[3]
-local tokens = tonumber(ARGV[4])
-local release = tonumber(ARGV[5]) == 1
-for i = 0, #KEYS / 3 - 1 do
-  local t, h, c = KEYS[i * 3 + 1], KEYS[i * 3 + 2], KEYS[i * 3 + 3]
-  if tokens >= 0 and tonumber(ARGV[6 + i]) == 1 then
-    -- Nothing before when the estimate left the window already (a request longer than a minute).
-    local before = tonumber(redis.call('HGET', h, id) or '0')
-    if tokens > 0 then
-      -- Counted now: its time in the window moves (ZADD updates the score).
-      redis.call('ZADD', t, now, id)
-      redis.call('HSET', h, id, tokens)
-      redis.call('HINCRBY', h, SUM, tokens - before)
-      redis.call('PEXPIRE', t, window)
-      redis.call('PEXPIRE', h, window)
+local size = tonumber(ARGV[3])
+local id = ARGV[4]
+local tokens = tonumber(ARGV[5])
+local release = tonumber(ARGV[6]) == 1
+local started = math.floor(tonumber(ARGV[7]) / size)
+local estimate = tonumber(ARGV[8])
+local first = math.floor((now - window) / size)
+local current = math.floor(now / size)
+local ttl = window + 2 * size
+for i = 0, #KEYS / 2 - 1 do
+  local t, c = KEYS[i * 2 + 1], KEYS[i * 2 + 2]
+  if tokens >= 0 and tonumber(ARGV[9 + i]) == 1 then
+    if started == current then
+      change(t, current, tokens - estimate, ttl)
     else
-      redis.call('ZREM', t, id)
-      if before ~= 0 then
-        redis.call('HDEL', h, id)
-        redis.call('HINCRBY', h, SUM, -before)
-      end
+      -- Nothing to take back when the estimate's second has left the window (a long request).
+      if started >= first then change(t, started, -estimate, ttl) end
+      change(t, current, tokens, ttl)
     end
   end
   if release then redis.call('ZREM', c, id) end
@@ -151,13 +195,14 @@ return 1
  * reply to parse.
  */
 export const LIMIT_BATCH_SCRIPT = `
+${WINDOW}
 local function acquire(KEYS, ARGV)
 ${ACQUIRE}
 end
 local function finish(KEYS, ARGV)
 ${FINISH}
 end
-local CHECK_KEYS, END_KEYS = {'r', 't', 'h', 'c'}, {'t', 'h', 'c'}
+local CHECK_KEYS, END_KEYS = {'rb', 'tb', 'c'}, {'tb', 'c'}
 local operations = cjson.decode(ARGV[1])
 local answers = {}
 for op = 1, #operations do

@@ -1,4 +1,5 @@
 import {
+  LIMIT_BUCKET_MS,
   LIMIT_WINDOW_MS,
   STALE_IN_FLIGHT_MS,
   type LimitKind,
@@ -58,6 +59,10 @@ const verdictOf = (answer: unknown, subjects: number): LimitVerdict => {
 
 /** The prefix of a subject's keys, its hash tag in braces. */
 const baseOf = (key: string): string => `${PREFIX}{${key}}:`;
+
+/** Every Redis key of a subject's windows (the script's `rb`, `tb` and `c`). */
+export const limitKeysOf = (subject: string): string[] =>
+  ['rb', 'tb', 'c'].map((part) => `${baseOf(subject)}${part}`);
 
 /**
  * The windows shared by every instance on one Redis. Checks and ends go to Redis in batches, one
@@ -153,7 +158,14 @@ export const createRedisLimitStore = (run: ScriptRunner): LimitStore => {
 
   return {
     acquire: async (checks, id, estimate, now) => {
-      const args: (string | number)[] = [now, LIMIT_WINDOW_MS, STALE_IN_FLIGHT_MS, id, estimate];
+      const args: (string | number)[] = [
+        now,
+        LIMIT_WINDOW_MS,
+        LIMIT_BUCKET_MS,
+        STALE_IN_FLIGHT_MS,
+        id,
+        estimate,
+      ];
       for (const check of checks) args.push(check.rpm, check.tpm, check.concurrency);
       return verdictOf(
         await enqueue(
@@ -164,8 +176,17 @@ export const createRedisLimitStore = (run: ScriptRunner): LimitStore => {
         checks.length,
       );
     },
-    finish: async (checks, id, tokens, release, now) => {
-      const args: (string | number)[] = [now, LIMIT_WINDOW_MS, id, tokens ?? -1, release ? 1 : 0];
+    finish: async (checks, id, tokens, release, now, admitted) => {
+      const args: (string | number)[] = [
+        now,
+        LIMIT_WINDOW_MS,
+        LIMIT_BUCKET_MS,
+        id,
+        tokens ?? -1,
+        release ? 1 : 0,
+        admitted.at,
+        admitted.estimate,
+      ];
       for (const check of checks) args.push(check.tpm > 0 ? 1 : 0);
       await enqueue(
         'f',

@@ -5,6 +5,7 @@ import { apiClient } from '../../test-support/api-client.js';
 import { listenSluice, type Listening } from '../../test-support/listen.js';
 import { startOpenAiDouble, type OpenAiDouble } from '../../test-support/openai-double.js';
 import { startRelayFixture, type RelayFixture, type RelayUser } from '../../test-support/relay-fixture.js';
+import { limitKeysOf } from '../limits/redis-limit-store.js';
 import { startTcpProxy, type TcpProxy } from '../../test-support/tcp-proxy.js';
 import { testDialects, testRedisUrl } from '../../test-support/test-databases.js';
 
@@ -22,8 +23,7 @@ const chat = (url: string, user: RelayUser) =>
 const clearWindows = async (user: RelayUser) => {
   const redis = new Redis(redisUrl ?? '');
   try {
-    for (const subject of [`t:${user.tokenId}`, `u:${user.userId}`])
-      await redis.del(...['r', 't', 'h', 'c'].map((part) => `sluice:limit:{${subject}}:${part}`));
+    for (const subject of [`t:${user.tokenId}`, `u:${user.userId}`]) await redis.del(...limitKeysOf(subject));
   } finally {
     redis.disconnect();
   }
