@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cache } from '../../cache/cache.js';
 import { createRedisCache } from '../../cache/redis-cache.js';
+import { limitRequestId, limitSubject, redisLimitStores } from '../../test-support/limit-subjects.js';
 import { testRedisUrl } from '../../test-support/test-databases.js';
 import {
   LIMIT_BUCKET_MS,
@@ -16,23 +16,18 @@ import { createRedisLimitStore } from './redis-limit-store.js';
 
 const redisUrl = testRedisUrl();
 
-/** A subject no other test (nor an earlier run, nor another suite on the same Redis) uses. */
-const subject = (limits: Partial<Omit<LimitCheck, 'key'>>): LimitCheck => ({
-  key: `t:test-${randomBytes(6).toString('hex')}`,
-  rpm: 0,
-  tpm: 0,
-  concurrency: 0,
-  ...limits,
-});
+const subject = limitSubject;
+const id = limitRequestId;
 
-let serial = 0;
-const id = () => `request-${(serial += 1)}`;
-
-/** What each request was counted with, for its end (the limiter keeps it on the request's lease). */
-const admissions = new Map<string, LimitAdmission>();
-const counting = (store: LimitStore) => ({
+/**
+ * What each request was counted with and by which store, for its end: the limiter keeps it on the
+ * request's lease, and the instance that admitted a request ends it.
+ */
+const admissions = new Map<string, LimitAdmission & { store: LimitStore }>();
+const counting = (storeOf: () => LimitStore) => ({
   acquire: (checks: readonly LimitCheck[], request: string, estimate: number, at: number) => {
-    admissions.set(request, { at, estimate });
+    const store = storeOf();
+    admissions.set(request, { at, estimate, store });
     return store.acquire(checks, request, estimate, at);
   },
   finish: (
@@ -41,14 +36,24 @@ const counting = (store: LimitStore) => ({
     tokens: number | undefined,
     release: boolean,
     at: number,
-  ) => store.finish(checks, request, tokens, release, at, admissions.get(request) ?? { at, estimate: 0 }),
+  ) => {
+    const admitted = admissions.get(request);
+    return (admitted?.store ?? storeOf()).finish(
+      checks,
+      request,
+      tokens,
+      release,
+      at,
+      admitted ?? { at, estimate: 0 },
+    );
+  },
 });
 
 /** The same behaviour of both stores, on a clock the test moves (the Redis script takes `now` as given). */
 const suite = (name: string, storeOf: () => LimitStore) =>
   describe(`the ${name} limit store`, () => {
     const T0 = 1_800_000_000_000;
-    const store = () => counting(storeOf());
+    const store = () => counting(storeOf);
     const B = LIMIT_BUCKET_MS;
 
     it('admits exactly N requests a minute and the next one once the oldest one’s second has left', async () => {
@@ -173,22 +178,18 @@ suite(
 describe.runIf(redisUrl !== undefined)('on Redis', () => {
   let caches: Cache[] = [];
   let stores: LimitStore[] = [];
-  let turn = 0;
   beforeAll(async () => {
-    // Two connections, as two instances have: the checks alternate between them.
-    caches = [await createRedisCache(redisUrl ?? ''), await createRedisCache(redisUrl ?? '')];
-    stores = caches.map((cache) => {
-      const run = cache.runScript;
-      if (!run) throw new Error('the Redis cache runs no scripts');
-      return createRedisLimitStore(run);
-    });
+    // Two connections, as two instances have.
+    ({ caches, stores } = await redisLimitStores(redisUrl ?? '', 2));
   });
   afterAll(async () => {
     for (const cache of caches) await cache.close();
   });
+  // Each test on one of two stores, as on one instance of two: a store ends what it admitted, and
+  // its leases are its own (the e2e suite runs two instances against one limit).
   suite('Redis', () => {
-    turn += 1;
-    const store = stores[turn % 2];
+    const name = expect.getState().currentTestName ?? '';
+    const store = stores[name.length % 2];
     if (!store) throw new Error('no store');
     return store;
   });
@@ -223,15 +224,17 @@ describe.runIf(redisUrl !== undefined)('the Redis limit store’s batches', () =
       0, 1, 2, 3, 4, 5, 5, 5, 5, 5, 5, 5,
     ]);
     calls = 0;
-    const limited = subject({ concurrency: 1 });
+    const limited = subject({ tpm: 60 });
     const first = id();
     const [, , after] = await Promise.all([
-      store.acquire([limited], first, 0, T0),
-      store.finish([limited], first, undefined, true, T0 + 1, { at: T0, estimate: 0 }),
-      store.acquire([limited], id(), 0, T0 + 2),
+      store.acquire([limited], first, 50, T0),
+      // Settled at 0 before the next check, in the same batch: the next check sees the room.
+      store.finish([limited], first, 0, false, T0 + 1, { at: T0, estimate: 50 }),
+      store.acquire([limited], id(), 50, T0 + 2),
     ]);
     expect(calls).toBe(1);
     expect(after.refusedBy).toBeUndefined();
+    expect(after.readings[0]?.tokens).toBe(0);
   });
 
   it('fails only the operation that failed in a batch', async () => {

@@ -1,13 +1,19 @@
 /**
  * The Redis side of the limiter: one Lua script (EVALSHA) that runs a batch of checks and ends, in
- * order, each as its own function (ACQUIRE and FINISH below), so that every instance sharing the
+ * order, each as its own function (ACQUIRE, SETTLE, HOLD and GIVE below), so that every instance sharing the
  * Redis sees one set of windows and no two checks interleave: a script runs atomically.
  *
- * Per subject three keys: `rb` and `tb`, the requests' and the tokens' windows, each a hash of
+ * Per subject four keys: `rb` and `tb`, the requests' and the tokens' windows, each a hash of
  * one-second buckets (field: the bucket's number; `#n` their sum; `#o` the oldest bucket with
- * anything in it; see limit-store.ts), and `c`, the requests in flight (a sorted set scored by their
- * start). A check reads two fields of each window and adds to two; once a second the window's
- * buckets that left are dropped and the rest summed again. The steps are bucket-window.ts's.
+ * anything in it; see limit-store.ts), then `cs`, the slots in flight by holder (an instance; `#n`
+ * their sum) and `cz`, when each holder was last heard from (a sorted set). A check reads two fields
+ * of each window and adds to two; once a second the window's buckets that left are dropped and the
+ * rest summed again. The steps are bucket-window.ts's.
+ *
+ * A check may ask for a lease beside its own request: more requests and tokens in the current
+ * second and more slots, which the instance then admits without Redis (redis-limit-store.ts). A
+ * lease is granted from a sixteenth of the room left at most, so near a limit every request comes
+ * here and the verdicts are exact.
  */
 
 /** The windows' helpers: `roll` (drop what left, answer the sum and oldest bucket) and `change`. */
@@ -72,22 +78,25 @@ end
 `;
 
 /**
- * A check. KEYS: 3 per subject (rb, tb, c). ARGV: now, window ms, bucket ms, stale ms, request id,
- * estimate, then 3 per subject (rpm, tpm, concurrency; 0 unset). Answers {refused kind or '', retry
- * ms, then per subject: requests, requests reset ms, tokens, tokens reset ms, in flight}.
+ * A check. KEYS: 4 per subject (rb, tb, cs, cz). ARGV: now, window ms, bucket ms, stale ms, holder,
+ * estimate, then 6 per subject (rpm, tpm, concurrency, 0 unset; then the lease asked for: requests,
+ * tokens, slots). Answers {refused kind or '', retry ms, then per subject: requests, requests reset
+ * ms, tokens, tokens reset ms, in flight (all before this request), then the lease granted:
+ * requests, tokens, slots}.
  */
 const ACQUIRE = `
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local size = tonumber(ARGV[3])
 local stale = tonumber(ARGV[4])
-local id = ARGV[5]
+local holder = ARGV[5]
 local estimate = tonumber(ARGV[6])
 local first = math.floor((now - window) / size)
 local current = math.floor(now / size)
 local ttl = window + 2 * size
 local function leavesIn(bucket) return (bucket + 1) * size + window - now end
-local subjects = #KEYS / 3
+local function lease(want, room) return math.max(0, math.min(want, math.floor(room / 16))) end
+local subjects = #KEYS / 4
 local refused = ''
 local retry = 0
 local out = {}
@@ -96,10 +105,9 @@ local function refuse(kind, wait)
   if wait > retry then retry = wait end
 end
 for i = 0, subjects - 1 do
-  local r, t, c = KEYS[i * 3 + 1], KEYS[i * 3 + 2], KEYS[i * 3 + 3]
-  local rpm = tonumber(ARGV[7 + i * 3])
-  local tpm = tonumber(ARGV[8 + i * 3])
-  local concurrency = tonumber(ARGV[9 + i * 3])
+  local r, t, cs, cz = KEYS[i * 4 + 1], KEYS[i * 4 + 2], KEYS[i * 4 + 3], KEYS[i * 4 + 4]
+  local at = 7 + i * 6
+  local rpm, tpm, concurrency = tonumber(ARGV[at]), tonumber(ARGV[at + 1]), tonumber(ARGV[at + 2])
   local requests, oldest = roll(r, first)
   local requestsReset = 0
   if requests > 0 and oldest then requestsReset = leavesIn(oldest) end
@@ -126,61 +134,124 @@ for i = 0, subjects - 1 do
     end
     refuse('tpm', wait)
   end
-  redis.call('ZREMRANGEBYSCORE', c, '-inf', now - stale)
-  local inFlight = redis.call('ZCARD', c)
-  if concurrency > 0 and inFlight >= concurrency then refuse('concurrency', 1000) end
-  out[#out + 1] = requests
-  out[#out + 1] = requestsReset
-  out[#out + 1] = tokens
-  out[#out + 1] = tokensReset
-  out[#out + 1] = inFlight
-end
-if refused == '' then
-  for i = 0, subjects - 1 do
-    local r, t, c = KEYS[i * 3 + 1], KEYS[i * 3 + 2], KEYS[i * 3 + 3]
-    if tonumber(ARGV[7 + i * 3]) > 0 then change(r, current, 1, ttl) end
-    if tonumber(ARGV[8 + i * 3]) > 0 then change(t, current, estimate, ttl) end
-    if tonumber(ARGV[9 + i * 3]) > 0 then
-      redis.call('ZADD', c, now, id)
-      redis.call('PEXPIRE', c, stale)
+  local inFlight = 0
+  if concurrency > 0 then
+    -- Holders not heard from for the stale time (an instance killed) lose their slots.
+    local gone = redis.call('ZRANGEBYSCORE', cz, '-inf', now - stale, 'LIMIT', 0, 16)
+    for j = 1, #gone do
+      local held = tonumber(redis.call('HGET', cs, gone[j]) or '0')
+      redis.call('HDEL', cs, gone[j])
+      redis.call('HINCRBY', cs, '#n', -held)
+      redis.call('ZREM', cz, gone[j])
     end
+    inFlight = math.max(0, tonumber(redis.call('HGET', cs, '#n') or '0'))
+    if inFlight >= concurrency then refuse('concurrency', 1000) end
   end
+  out[#out + 1] = {requests, requestsReset, tokens, tokensReset, inFlight}
 end
 local answer = {refused, retry}
-for j = 1, #out do answer[#answer + 1] = out[j] end
+for i = 0, subjects - 1 do
+  local reading = out[i + 1]
+  for j = 1, 5 do answer[#answer + 1] = reading[j] end
+  local granted = {0, 0, 0}
+  if refused == '' then
+    local r, t, cs, cz = KEYS[i * 4 + 1], KEYS[i * 4 + 2], KEYS[i * 4 + 3], KEYS[i * 4 + 4]
+    local at = 7 + i * 6
+    local rpm, tpm, concurrency = tonumber(ARGV[at]), tonumber(ARGV[at + 1]), tonumber(ARGV[at + 2])
+    if rpm > 0 then
+      granted[1] = lease(tonumber(ARGV[at + 3]), rpm - reading[1] - 1)
+      change(r, current, 1 + granted[1], ttl)
+    end
+    if tpm > 0 then
+      granted[2] = lease(tonumber(ARGV[at + 4]), tpm - reading[3] - estimate)
+      change(t, current, estimate + granted[2], ttl)
+    end
+    if concurrency > 0 then
+      granted[3] = lease(tonumber(ARGV[at + 5]), concurrency - reading[5] - 1)
+      redis.call('HINCRBY', cs, holder, 1 + granted[3])
+      redis.call('HINCRBY', cs, '#n', 1 + granted[3])
+      redis.call('ZADD', cz, now, holder)
+      redis.call('PEXPIRE', cs, stale)
+      redis.call('PEXPIRE', cz, stale)
+    end
+  end
+  for j = 1, 3 do answer[#answer + 1] = granted[j] end
+end
 return answer
 `;
 
 /**
- * An end. KEYS: 2 per subject (tb, c). ARGV: now, window ms, bucket ms, request id, tokens (-1:
- * unchanged), release (1 or 0), when it was counted (ms), its estimate, then 1 per subject: whether
- * it has a TPM limit (1 or 0). The estimate leaves its second and the tokens count in this one; the
- * slot in flight is freed.
+ * A request's tokens settled. KEYS: 1 per subject (tb). ARGV: now, window ms, bucket ms, tokens,
+ * when it was counted (ms), its estimate. The estimate leaves its second and the tokens count in
+ * this one.
  */
-const FINISH = `
+const SETTLE = `
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local size = tonumber(ARGV[3])
-local id = ARGV[4]
-local tokens = tonumber(ARGV[5])
-local release = tonumber(ARGV[6]) == 1
-local started = math.floor(tonumber(ARGV[7]) / size)
-local estimate = tonumber(ARGV[8])
+local tokens = tonumber(ARGV[4])
+local started = math.floor(tonumber(ARGV[5]) / size)
+local estimate = tonumber(ARGV[6])
 local first = math.floor((now - window) / size)
 local current = math.floor(now / size)
 local ttl = window + 2 * size
-for i = 0, #KEYS / 2 - 1 do
-  local t, c = KEYS[i * 2 + 1], KEYS[i * 2 + 2]
-  if tokens >= 0 and tonumber(ARGV[9 + i]) == 1 then
-    if started == current then
-      change(t, current, tokens - estimate, ttl)
-    else
-      -- Nothing to take back when the estimate's second has left the window (a long request).
-      if started >= first then change(t, started, -estimate, ttl) end
-      change(t, current, tokens, ttl)
-    end
+for i = 1, #KEYS do
+  if started == current then
+    change(KEYS[i], current, tokens - estimate, ttl)
+  else
+    -- Nothing to take back when the estimate's second has left the window (a long request).
+    if started >= first then change(KEYS[i], started, -estimate, ttl) end
+    change(KEYS[i], current, tokens, ttl)
   end
-  if release then redis.call('ZREM', c, id) end
+end
+return 1
+`;
+
+/**
+ * A holder's slots. KEYS: 2 per subject (cs, cz). ARGV: now, stale ms, holder, whether the holder
+ * knows its slots exactly (1: no check of its is on the way, so `keeps` is set as it is), then 2 per
+ * subject: the slots it gives back, and the slots it holds after that (set when exact, or when the
+ * holder was dropped as stale while Redis could not hear from it). Its time heard from is now.
+ */
+const HOLD = `
+local now = tonumber(ARGV[1])
+local stale = tonumber(ARGV[2])
+local holder = ARGV[3]
+local exact = tonumber(ARGV[4]) == 1
+for i = 0, #KEYS / 2 - 1 do
+  local cs, cz = KEYS[i * 2 + 1], KEYS[i * 2 + 2]
+  local freed, keeps = tonumber(ARGV[5 + i * 2]), tonumber(ARGV[6 + i * 2])
+  local held = tonumber(redis.call('HGET', cs, holder))
+  local after = keeps
+  if held and not exact then after = math.max(0, held - freed) end
+  if after > 0 then
+    redis.call('HSET', cs, holder, after)
+    redis.call('ZADD', cz, now, holder)
+    redis.call('PEXPIRE', cs, stale)
+    redis.call('PEXPIRE', cz, stale)
+  else
+    redis.call('HDEL', cs, holder)
+    redis.call('ZREM', cz, holder)
+  end
+  if after ~= (held or 0) then redis.call('HINCRBY', cs, '#n', after - (held or 0)) end
+end
+return 1
+`;
+
+/**
+ * A lease's rest given back once its second is over. KEYS: 2 per subject (rb, tb). ARGV: now,
+ * window ms, bucket ms, the lease's bucket, then 2 per subject: requests and tokens not used.
+ */
+const GIVE = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local size = tonumber(ARGV[3])
+local bucket = tonumber(ARGV[4])
+if bucket >= math.floor((now - window) / size) then
+  for i = 0, #KEYS / 2 - 1 do
+    change(KEYS[i * 2 + 1], bucket, -tonumber(ARGV[5 + i * 2]), 0)
+    change(KEYS[i * 2 + 2], bucket, -tonumber(ARGV[6 + i * 2]), 0)
+  end
 end
 return 1
 `;
@@ -188,31 +259,38 @@ return 1
 /**
  * The batch: KEYS are the distinct subjects of its operations, each as the prefix its four keys share
  * (its hash tag in braces, so a cluster's slot of the prefix is its keys' slot too); ARGV[1] is the
- * operations in JSON, in order: `[kind, [subject indexes in KEYS], [arguments]]`, kind 'a' a check
- * and 'f' an end. Answers in JSON one entry per operation: a check's answer, 1 for an end, or the
- * error's text when it failed (the others run all the same: one request's error is not another's).
+ * operations in JSON, in order: `[kind, [subject indexes in KEYS], [arguments]]`, kind 'a' a check,
+ * 's' a settlement, 'h' slots given back and 'g' a lease's rest given back. Answers in JSON one
+ * entry per operation: a check's answer, 1 for the others, or the error's text when it failed (the others run all the same: one request's error is not another's).
  * One string each way: a batch of many requests costs the client two arguments to encode and one
  * reply to parse.
  */
 export const LIMIT_BATCH_SCRIPT = `
 ${WINDOW}
-local function acquire(KEYS, ARGV)
+local KINDS = {
+  a = {function(KEYS, ARGV)
 ${ACQUIRE}
-end
-local function finish(KEYS, ARGV)
-${FINISH}
-end
-local CHECK_KEYS, END_KEYS = {'rb', 'tb', 'c'}, {'tb', 'c'}
+  end, {'rb', 'tb', 'cs', 'cz'}},
+  s = {function(KEYS, ARGV)
+${SETTLE}
+  end, {'tb'}},
+  h = {function(KEYS, ARGV)
+${HOLD}
+  end, {'cs', 'cz'}},
+  g = {function(KEYS, ARGV)
+${GIVE}
+  end, {'rb', 'tb'}},
+}
 local operations = cjson.decode(ARGV[1])
 local answers = {}
 for op = 1, #operations do
   local kind, subjects, args = operations[op][1], operations[op][2], operations[op][3]
-  local suffixes = kind == 'a' and CHECK_KEYS or END_KEYS
+  local run, suffixes = KINDS[kind][1], KINDS[kind][2]
   local keys = {}
   for _, subject in ipairs(subjects) do
     for _, suffix in ipairs(suffixes) do keys[#keys + 1] = KEYS[subject] .. suffix end
   end
-  local ok, answer = pcall(kind == 'a' and acquire or finish, keys, args)
+  local ok, answer = pcall(run, keys, args)
   if ok then
     answers[op] = answer
   elseif type(answer) == 'table' and answer.err then
