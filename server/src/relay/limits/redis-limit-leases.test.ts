@@ -77,4 +77,18 @@ describe.runIf(redisUrl !== undefined)('the Redis limit store’s leases', () =>
     expect((await b().acquire([check], id(), 0, T0 + 1)).refusedBy).toBe('concurrency');
     expect((await b().acquire([check], id(), 0, T0 + STALE_HOLDER_MS + 1)).refusedBy).toBeUndefined();
   });
+  it('gives idle slots and a second’s rest back within a second far from a limit', async () => {
+    const check = subject({ rpm: 100_000, concurrency: 1000 });
+    const first = id();
+    await a().acquire([check], first, 0, T0);
+    await a().finish([check], first, undefined, true, T0 + 1, { at: T0, estimate: 0 });
+    // Kept for the next request here: the request, its lease of 8 slots and of 64 requests.
+    const kept = await b().acquire([check], id(), 0, T0 + 2);
+    expect(kept.readings[0]).toMatchObject({ inFlight: 1 + 8, requests: 1 + 64 });
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    // Both instances have given back what they did not use: the first its 9 slots and 64
+    // requests, the other 8 of its slots (its request is still in flight) and its 64 requests.
+    const back = await b().acquire([check], id(), 0, T0 + 2 + 2100);
+    expect(back.readings[0]).toMatchObject({ inFlight: 1, requests: 2 });
+  });
 });

@@ -107,10 +107,13 @@ export const createLimitLeases = (deps: LimitLeasesDeps): LimitLeases => {
     subject.tokens = 0;
   };
 
+  // The callers' clock (Date.now(), or a test's), read on: the last time they gave, and how long ago.
+  let seen = { at: Date.now(), real: performance.now() };
   const sync = () => {
-    const now = Date.now();
+    const now = seen.at + Math.round(performance.now() - seen.real);
     for (const subject of subjects.values()) {
-      roll(subject, now);
+      // Only on: a lease of a later second (a caller's clock ahead of the read-on one) stays.
+      if (bucketOf(now) > subject.bucket) roll(subject, now);
       if (subject.held > 0 || subject.pending === 0) {
         // Idle slots go back; the holder is heard from (and, when exact, set as it is).
         const freed = subject.held - subject.inFlight;
@@ -126,6 +129,7 @@ export const createLimitLeases = (deps: LimitLeasesDeps): LimitLeases => {
 
   return {
     of: (key, now) => {
+      seen = { at: now, real: performance.now() };
       let subject = subjects.get(key);
       if (!subject) {
         subject = {
