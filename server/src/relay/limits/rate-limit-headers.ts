@@ -1,12 +1,5 @@
 import type { LimitCheck, LimitReading } from './limit-store.js';
 
-/** One dimension of OpenAI's rate limit headers (requests or tokens): the tightest subject's. */
-interface Gauge {
-  readonly limit: number;
-  readonly remaining: number;
-  readonly resetMs: number;
-}
-
 /** A duration as OpenAI writes its resets: `20ms`, `1s`, `6m0s`, `1h2m3s`. */
 export const resetText = (ms: number): string => {
   if (ms <= 0) return '0s';
@@ -19,50 +12,58 @@ export const resetText = (ms: number): string => {
   return minutes > 0 ? `${minutes}m${rest}s` : `${rest}s`;
 };
 
-const tighter = (best: Gauge | undefined, next: Gauge): Gauge =>
-  best === undefined || next.remaining < best.remaining ? next : best;
-
 /**
  * The `x-ratelimit-*` headers of an answer, as OpenAI sends them: for requests and for tokens, the
  * subject (key, user or group) with the least left. `counted` is what this request added (1 request
- * and its estimate when admitted, nothing when refused).
+ * and its estimate when admitted, nothing when refused). On every limited answer: plain loops, no
+ * objects but the headers.
  */
 export const rateLimitHeaders = (
   checks: readonly LimitCheck[],
   readings: readonly LimitReading[],
   counted: { requests: number; tokens: number },
 ): Record<string, string> => {
-  let requests: Gauge | undefined;
-  let tokens: Gauge | undefined;
-  checks.forEach((check, index) => {
+  let requests = -1;
+  let requestsLimit = 0;
+  let requestsReset = 0;
+  let tokens = -1;
+  let tokensLimit = 0;
+  let tokensReset = 0;
+  for (let index = 0; index < checks.length; index += 1) {
+    const check = checks[index];
     const reading = readings[index];
-    if (!reading) return;
-    if (check.rpm > 0)
-      requests = tighter(requests, {
-        limit: check.rpm,
-        remaining: Math.max(0, check.rpm - reading.requests - counted.requests),
-        resetMs:
+    if (!check || !reading) continue;
+    if (check.rpm > 0) {
+      const remaining = Math.max(0, check.rpm - reading.requests - counted.requests);
+      if (requests < 0 || remaining < requests) {
+        requests = remaining;
+        requestsLimit = check.rpm;
+        requestsReset =
           reading.requests + counted.requests > 0 && reading.requestsResetMs === 0
             ? 60_000
-            : reading.requestsResetMs,
-      });
-    if (check.tpm > 0)
-      tokens = tighter(tokens, {
-        limit: check.tpm,
-        remaining: Math.max(0, check.tpm - reading.tokens - counted.tokens),
-        resetMs:
-          reading.tokens + counted.tokens > 0 && reading.tokensResetMs === 0 ? 60_000 : reading.tokensResetMs,
-      });
-  });
+            : reading.requestsResetMs;
+      }
+    }
+    if (check.tpm > 0) {
+      const remaining = Math.max(0, check.tpm - reading.tokens - counted.tokens);
+      if (tokens < 0 || remaining < tokens) {
+        tokens = remaining;
+        tokensLimit = check.tpm;
+        tokensReset =
+          reading.tokens + counted.tokens > 0 && reading.tokensResetMs === 0 ? 60_000 : reading.tokensResetMs;
+      }
+    }
+  }
   const headers: Record<string, string> = {};
-  for (const [name, gauge] of [
-    ['requests', requests],
-    ['tokens', tokens],
-  ] as const) {
-    if (!gauge) continue;
-    headers[`x-ratelimit-limit-${name}`] = String(gauge.limit);
-    headers[`x-ratelimit-remaining-${name}`] = String(gauge.remaining);
-    headers[`x-ratelimit-reset-${name}`] = resetText(gauge.resetMs);
+  if (requests >= 0) {
+    headers['x-ratelimit-limit-requests'] = String(requestsLimit);
+    headers['x-ratelimit-remaining-requests'] = String(requests);
+    headers['x-ratelimit-reset-requests'] = resetText(requestsReset);
+  }
+  if (tokens >= 0) {
+    headers['x-ratelimit-limit-tokens'] = String(tokensLimit);
+    headers['x-ratelimit-remaining-tokens'] = String(tokens);
+    headers['x-ratelimit-reset-tokens'] = resetText(tokensReset);
   }
   return headers;
 };

@@ -1,5 +1,11 @@
 import { LIMIT_BUCKET_MS, LIMIT_WINDOW_MS, bucketOf } from './limit-store.js';
-import { END_DELAY_MS, type LimitBatches } from './redis-limit-batches.js';
+import type { LimitBatches } from './redis-limit-batches.js';
+
+/**
+ * How long a settlement may wait for others to go with, or for a check: other instances see a
+ * request's real tokens (in place of its estimate) at most this late.
+ */
+export const SETTLE_DELAY_MS = 50;
 
 interface Group {
   readonly subjects: readonly string[];
@@ -29,7 +35,7 @@ export interface LimitSettles {
 /**
  * Settlements summed before they go to Redis: those of the same subjects, counted in the same
  * second and settled in the same second, go as one (the script adds their tokens and takes out
- * their estimates: the same sums as one at a time). They go with the next check, or END_DELAY_MS
+ * their estimates: the same sums as one at a time). They go with the next check, or SETTLE_DELAY_MS
  * after the first of them.
  */
 export const createLimitSettles = (batches: LimitBatches): LimitSettles => {
@@ -77,7 +83,7 @@ export const createLimitSettles = (batches: LimitBatches): LimitSettles => {
         group.estimate += estimate;
         group.waiters.push({ resolve, reject });
         if (timer === undefined) {
-          timer = setTimeout(flush, END_DELAY_MS);
+          timer = setTimeout(flush, SETTLE_DELAY_MS);
           timer.unref();
         }
       }),
