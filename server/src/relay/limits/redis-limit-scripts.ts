@@ -11,71 +11,12 @@
  * rest summed again. The steps are bucket-window.ts's.
  *
  * A check may ask for a lease beside its own request: more requests and tokens in the current
- * second and more slots, which the instance then admits without Redis (redis-limit-store.ts). A
+ * second and more slots, which the instance then admits without Redis (redis-limit-leases.ts). A
  * lease is granted from a sixteenth of the room left at most, so near a limit every request comes
  * here and the verdicts are exact.
  */
 
-/** The windows' helpers: `roll` (drop what left, answer the sum and oldest bucket) and `change`. */
-const WINDOW = `
-local function roll(key, first)
-  local head = redis.call('HMGET', key, '#n', '#o')
-  local sum, oldest = tonumber(head[1]) or 0, tonumber(head[2])
-  if oldest == nil or oldest >= first then return sum, oldest end
-  -- At most once a second: drop the buckets that left and sum the rest again (no drift).
-  local all = redis.call('HGETALL', key)
-  local dead = {}
-  sum, oldest = 0, nil
-  for j = 1, #all, 2 do
-    local field = all[j]
-    if string.sub(field, 1, 1) ~= '#' then
-      local bucket, amount = tonumber(field), tonumber(all[j + 1])
-      if bucket < first or amount <= 0 then
-        dead[#dead + 1] = field
-      else
-        sum = sum + amount
-        if oldest == nil or bucket < oldest then oldest = bucket end
-      end
-    end
-  end
-  if oldest == nil then
-    redis.call('DEL', key)
-    return 0, nil
-  end
-  for from = 1, #dead, 500 do
-    redis.call('HDEL', key, unpack(dead, from, math.min(from + 499, #dead)))
-  end
-  redis.call('HSET', key, '#n', string.format('%d', sum), '#o', string.format('%d', oldest))
-  return sum, oldest
-end
-local function change(key, bucket, amount, ttl)
-  if amount == 0 then return end
-  -- Written as integers: Redis would write a Lua number of 15 digits or more as 1e+15.
-  bucket = string.format('%d', bucket)
-  local value = redis.call('HINCRBY', key, bucket, string.format('%d', amount))
-  local delta = amount
-  if value <= 0 then
-    redis.call('HDEL', key, bucket)
-    delta = amount - value
-    if tonumber(redis.call('HGET', key, '#o')) == tonumber(bucket) then
-      -- The oldest emptied (a settled estimate): the next oldest, for the window's reset.
-      local all, oldest = redis.call('HGETALL', key), nil
-      for j = 1, #all, 2 do
-        local other = tonumber(all[j])
-        if other and (oldest == nil or other < oldest) then oldest = other end
-      end
-      if oldest then redis.call('HSET', key, '#o', string.format('%d', oldest)) else redis.call('HDEL', key, '#o') end
-    end
-  end
-  redis.call('HINCRBY', key, '#n', string.format('%d', delta))
-  if value == amount and amount > 0 then
-    -- A bucket begun: the oldest may be this one, and the key lives until it leaves the window.
-    local oldest = tonumber(redis.call('HGET', key, '#o'))
-    if oldest == nil or tonumber(bucket) < oldest then redis.call('HSET', key, '#o', bucket) end
-    redis.call('PEXPIRE', key, ttl)
-  end
-end
-`;
+import { LIMIT_WINDOW_LUA } from './redis-limit-window-lua.js';
 
 /**
  * A check. KEYS: 4 per subject (rb, tb, cs, cz). ARGV: now, window ms, bucket ms, stale ms, holder,
@@ -266,7 +207,7 @@ return 1
  * reply to parse.
  */
 export const LIMIT_BATCH_SCRIPT = `
-${WINDOW}
+${LIMIT_WINDOW_LUA}
 local KINDS = {
   a = {function(KEYS, ARGV)
 ${ACQUIRE}
