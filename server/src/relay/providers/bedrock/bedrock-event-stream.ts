@@ -1,12 +1,18 @@
 import type { Message, MessageHeaders } from '@smithy/eventstream-codec';
 import { parseJson } from '@sluice/contract/parse-json';
 import type { SseEvent, StreamDecoder } from '../adaptor.js';
-import { EventStreamCodec, fromUtf8, toUtf8 } from './bedrock-smithy.js';
+import { EventStreamCodec, fromUtf8 } from './bedrock-smithy.js';
 
 /** The event name the decoder gives an exception frame (its data: `{message, __type}`). */
 export const EXCEPTION_EVENT = 'exception';
 
-const codec = new EventStreamCodec(toUtf8, fromUtf8);
+/**
+ * Header names and values are short: one shared TextDecoder reads them in about half the time of
+ * Smithy's `toUtf8` (a Buffer made per string). Invalid bytes become U+FFFD either way.
+ */
+const decoder = new TextDecoder();
+const readText = (bytes: Uint8Array): string => decoder.decode(bytes);
+const codec = new EventStreamCodec(readText, fromUtf8);
 /** A frame is at least its prelude (12 bytes) and its CRC (4); Bedrock's are far under 16 MiB. */
 const MIN_FRAME = 16;
 const MAX_FRAME = 16 * 1024 * 1024;

@@ -5,4 +5,4 @@
 export { Hash } from '@smithy/hash-node';
 export { SignatureV4 } from '@smithy/signature-v4';
 export { EventStreamCodec } from '@smithy/eventstream-codec';
-export { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+export { fromUtf8 } from '@smithy/util-utf8';
