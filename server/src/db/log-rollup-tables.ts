@@ -62,7 +62,8 @@ export interface CubeDefinition {
   readonly dimensions: readonly Dimension[];
   /**
    * The widths of its buckets, in seconds: hours (a window's partial days, a caller's zone) and UTC
-   * days, but for `by_token`, whose rows are nearly one per log row at either width: hours only.
+   * days. (`by_token` kept hours only until migration 0016: a busy key's history then read one row
+   * per hour, model and channel it used, and grew with the log.)
    */
   readonly spans: readonly number[];
   /** Primary key, in the order rows are clustered by (a cube's usual filter first). */
@@ -99,7 +100,7 @@ export const CUBES: readonly CubeDefinition[] = [
   },
   {
     name: 'sluice_log_by_token',
-    spans: [HOUR],
+    spans: [HOUR, DAY],
     dimensions: ['user_id', 'username', 'token_name', 'channel_id', 'model_name', 'client_format'],
     key: ['user_id', 'token_name', 'span', 'bucket', 'username', 'channel_id', 'model_name', 'client_format'],
     indexes: [

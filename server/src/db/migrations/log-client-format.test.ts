@@ -50,6 +50,7 @@ describe.each(testDialects())('the logs’ client_format column on %s', (dialect
       '0002_log_client_format',
       '0003_log_rollups',
       '0004_log_routing',
+      '0005_log_token_days',
     ]);
     expect((await columnsOf(opened, 'logs')).map((column) => column.name)).toContain('client_format');
   });

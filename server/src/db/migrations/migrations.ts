@@ -5,6 +5,7 @@ import { addColumns, applyTable } from './apply-table.js';
 import { ALERT_DELIVERIES_TABLE } from './alert-tables.js';
 import { BUDGET_USAGE_TABLE } from './budget-tables.js';
 import { createRollupTables } from './log-rollup-migration.js';
+import { addTokenDayBuckets } from './log-token-days.js';
 import { alignMysqlTables } from './mysql-gorm-types.js';
 import {
   BILLING_TABLES,
@@ -39,6 +40,7 @@ const migrationsFor = (
         '0004_log_routing': {
           up: (db: AnyDb) => addColumns(db, dialect, LOGS_TABLE.name, LOG_ROUTING_COLUMNS),
         },
+        '0005_log_token_days': { up: (db: AnyDb) => addTokenDayBuckets(db, dialect) },
       }
     : {
         '0001_one_api_tables': {
@@ -93,6 +95,11 @@ const migrationsFor = (
         },
         '0014_quota_alerts': { up: (db: AnyDb) => addColumns(db, dialect, 'users', QUOTA_ALERT_COLUMNS) },
         '0015_budget_slices': { up: (db: AnyDb) => applyTable(db, dialect, BUDGET_USAGE_TABLE) },
+        '0016_log_token_days': {
+          up: async (db: AnyDb) => {
+            if (logsInMain) await addTokenDayBuckets(db, dialect);
+          },
+        },
       };
 
 const migratorOf = (db: AnyDb, dialect: Dialect, scope: MigrationScope, logsInMain: boolean): Migrator => {
