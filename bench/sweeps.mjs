@@ -25,6 +25,18 @@ const chat = (model, stream) => JSON.stringify({ model, messages: MESSAGES, max_
 /** The model whose stream the double spaces out (`…-slow`: 20 chunks, 10 ms apart). */
 export const SLOW_MODEL = `${BENCH_MODEL}-slow`;
 export const SLOW_GAP_MS = 10;
+/**
+ * The slow stream's request asks for the usage chunk: Sluice always asks its upstream for it (to
+ * bill) and drops it when the client did not, so without it the upstream sends Sluice one event
+ * more than the direct call, and the client would see that event's 10 ms as a 20 ms gap.
+ */
+const SLOW_BODY = JSON.stringify({
+  model: SLOW_MODEL,
+  messages: MESSAGES,
+  max_tokens: 64,
+  stream: true,
+  stream_options: { include_usage: true },
+});
 
 /**
  * One request; its total time, time to first byte and the arrival times of its chunks.
@@ -186,7 +198,7 @@ export const measureJitter = async (targets, settings, say) => {
         const { arrivals } = await timed(
           target.url,
           settings.key,
-          chat(SLOW_MODEL, true),
+          SLOW_BODY,
           /** @type {Agent} */ (agents[index]),
         );
         for (let at = 1; at < arrivals.length; at += 1)
