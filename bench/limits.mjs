@@ -212,15 +212,21 @@ export const checkLimits = async (origin, sqlitePath, kind) => {
   /** @type {string[]} */
   let budgeted;
   try {
+    const columns = /** @type {{ name: string }[]} */ (
+      db.prepare("SELECT name FROM pragma_table_info('sluice_budget_usage')").all()
+    ).map((column) => column.name);
+    // `held` since 0015 (a build before it, benched against, has `used` alone); a build from before
+    // budgets (issue 20's baseline) has no such table: nothing counts.
     const rows = /** @type {{ subject: string }[]} */ (
-      db
-        .prepare(
-          // `held` since 0015 (a build before it, benched against, has `used` alone).
-          db.prepare("SELECT 1 FROM pragma_table_info('sluice_budget_usage') WHERE name = 'held'").get()
-            ? 'SELECT DISTINCT subject FROM sluice_budget_usage WHERE used + held > 0'
-            : 'SELECT DISTINCT subject FROM sluice_budget_usage WHERE used > 0',
-        )
-        .all()
+      columns.length === 0
+        ? []
+        : db
+            .prepare(
+              columns.includes('held')
+                ? 'SELECT DISTINCT subject FROM sluice_budget_usage WHERE used + held > 0'
+                : 'SELECT DISTINCT subject FROM sluice_budget_usage WHERE used > 0',
+            )
+            .all()
     );
     budgeted = rows.map((row) => row.subject).sort();
   } finally {
