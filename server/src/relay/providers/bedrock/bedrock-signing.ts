@@ -1,84 +1,67 @@
 import { createHash } from 'node:crypto';
+import aws4 from 'aws4';
 import type { UpstreamRequest } from '../adaptor.js';
 import type { BedrockCredentials } from './bedrock-credentials.js';
-import { Hash, SignatureV4 } from './bedrock-smithy.js';
 
 /** The SigV4 service name of bedrock-runtime. */
 const SERVICE = 'bedrock';
-/** Signers kept, one per access key, secret, session token and region; past this all are dropped. */
-const MAX_SIGNERS = 256;
 
 type SigV4Credentials = Extract<BedrockCredentials, { kind: 'sigv4' }>;
 
-/** node:crypto's SHA-256 (and HMAC-SHA-256 with a secret), as Smithy's signer takes a hash. */
-class NodeSha256 extends Hash {
-  constructor(secret?: Parameters<typeof Hash.prototype.update>[0]) {
-    super('sha256', secret);
-  }
-}
-
-const signers = new Map<string, SignatureV4>();
+/** `20240501T120000Z`: the x-amz-date of an instant. */
+const amzDate = (date: Date): string =>
+  date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 /**
- * The signer of these credentials, made once: Smithy keeps the day's signing key per credentials
- * and region itself, and a signer built per request spent as long again on its own set-up.
+ * The request signed with AWS Signature Version 4 by `aws4` (synchronous, node:crypto, the day's
+ * signing key kept per secret, region and service): host, x-amz-date, x-amz-content-sha256 (and
+ * x-amz-security-token with a session token) signed with every other header, each segment of the
+ * path escaped again as AWS wants for every service but S3. Smithy's signer did the same in twice
+ * the time (its promises and hash wrappers), on every request of a Bedrock channel. Header names
+ * come back in lower case; Host is left to the HTTP client, which writes it from the same URL.
  */
-const signerOf = (credentials: SigV4Credentials): SignatureV4 => {
-  const id = [
-    credentials.accessKeyId,
-    credentials.secretAccessKey,
-    credentials.sessionToken ?? '',
-    credentials.region,
-  ].join('\n');
-  const known = signers.get(id);
-  if (known) return known;
-  if (signers.size >= MAX_SIGNERS) signers.clear();
-  const signer = new SignatureV4({
-    credentials: {
+export const signBedrockRequest = (
+  request: UpstreamRequest,
+  credentials: SigV4Credentials,
+  signingDate = new Date(),
+): Promise<UpstreamRequest> => {
+  const url = new URL(request.url);
+  const body =
+    typeof request.body === 'string'
+      ? request.body
+      : Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength);
+  const datetime = amzDate(signingDate);
+  const signer = new aws4.RequestSigner(
+    {
+      method: 'POST',
+      host: url.host,
+      path: `${url.pathname}${url.search}`,
+      service: SERVICE,
+      region: credentials.region,
+      // Only these headers and Host are signed (aws4 would add and sign Content-Length too).
+      doNotModifyHeaders: true,
+      headers: {
+        ...request.headers,
+        'x-amz-content-sha256': createHash('sha256').update(body).digest('hex'),
+        'x-amz-date': datetime,
+        ...(credentials.sessionToken ? { 'x-amz-security-token': credentials.sessionToken } : {}),
+      },
+      body,
+    },
+    {
       accessKeyId: credentials.accessKeyId,
       secretAccessKey: credentials.secretAccessKey,
       ...(credentials.sessionToken ? { sessionToken: credentials.sessionToken } : {}),
     },
-    region: credentials.region,
-    service: SERVICE,
-    sha256: NodeSha256,
-  });
-  signers.set(id, signer);
-  return signer;
-};
-
-/**
- * The request signed with AWS Signature Version 4 by Smithy's signer (the AWS SDK's own): host,
- * x-amz-date, x-amz-content-sha256 (and x-amz-security-token with a session token) added, every
- * header signed, the path's escapes escaped again as AWS wants for every service but S3. The
- * payload's hash is taken here in one call (the signer uses the header when it is set).
- */
-export const signBedrockRequest = async (
-  request: UpstreamRequest,
-  credentials: SigV4Credentials,
-  signingDate?: Date,
-): Promise<UpstreamRequest> => {
-  const url = new URL(request.url);
-  const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) query[name] = value;
-  const signed = await signerOf(credentials).sign(
-    {
-      method: 'POST',
-      protocol: url.protocol,
-      hostname: url.hostname,
-      ...(url.port ? { port: Number(url.port) } : {}),
-      path: url.pathname,
-      query,
-      headers: {
-        ...request.headers,
-        host: url.host,
-        'x-amz-content-sha256': createHash('sha256').update(request.body).digest('hex'),
-      },
-      body: request.body,
-    },
-    signingDate ? { signingDate } : {},
   );
-  // The HTTP client writes Host itself, from the same URL.
-  const { host: _host, ...headers } = signed.headers;
-  return { url: request.url, headers, body: request.body };
+  // The instant signed is the x-amz-date sent (aws4 reads the header only when it may add headers).
+  signer.datetime = datetime;
+  const signed = signer.sign();
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(signed.headers ?? {}))
+    if (value !== undefined && name.toLowerCase() !== 'host') headers[name.toLowerCase()] = String(value);
+  return Promise.resolve({ url: request.url, headers, body: request.body });
 };
