@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
 import process from 'node:process';
 import { clearTimeout, setTimeout } from 'node:timers';
@@ -16,12 +16,30 @@ import { clearTimeout, setTimeout } from 'node:timers';
 const running = new Map();
 
 /**
+ * BENCH_PIN=1: the relays (each Sluice, the bare relay, a peer) run on core 1, the bench's own client
+ * and the upstream double on core 0 (`taskset`), so that a relay has one core to itself and its
+ * latency is not another process's time slice ("on one core", as issue 22's goals are stated).
+ */
+export const PINNED = process.env['BENCH_PIN'] === '1';
+const RELAY_CORE = '1';
+const CLIENT_CORE = '0';
+
+/** Pins this process (every thread: the bench's client) to the client's core when BENCH_PIN=1. */
+export const pinBench = () => {
+  if (!PINNED) return;
+  const result = spawnSync('taskset', ['-a', '-p', '-c', CLIENT_CORE, String(process.pid)], {
+    stdio: 'ignore',
+  });
+  if (result.status !== 0) throw new Error('BENCH_PIN=1: taskset (util-linux) could not pin the bench');
+};
+
+/**
  * Starts `node <args>` as a child process and remembers its pid so it is always killed at the end.
  * Output goes to `logFile` when given (Sluice logs every request), else is inherited.
  * @param {string} name
  * @param {string[]} args  node flags, then the script and its arguments
- * @param {{ env?: NodeJS.ProcessEnv, ipc?: boolean, logFile?: string, cwd?: string, node?: string }} [options]
- *   `node`: another Node binary than this one's
+ * @param {{ env?: NodeJS.ProcessEnv, ipc?: boolean, logFile?: string, cwd?: string, node?: string, relay?: boolean }} [options]
+ *   `node`: another Node binary than this one's; `relay`: a relay under test (its core when BENCH_PIN=1)
  * @returns {Child}
  */
 export const startNode = (name, args, options = {}) => {
@@ -32,7 +50,11 @@ export const startNode = (name, args, options = {}) => {
     output,
     ...(options.ipc ? ['ipc'] : []),
   ]);
-  const child = spawn(options.node ?? process.execPath, args, {
+  const node = options.node ?? process.execPath;
+  // taskset execs node in its own process: the pid is node's, and every thread inherits the core.
+  const core = options.relay ? RELAY_CORE : CLIENT_CORE;
+  const [command, argv] = PINNED ? ['taskset', ['-c', core, node, ...args]] : [node, args];
+  const child = spawn(command, argv, {
     env: options.env ?? process.env,
     cwd: options.cwd,
     stdio,

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import bcrypt from 'bcryptjs';
 import { fetch } from 'undici';
 import { killAll } from './children.mjs';
-import { scaleTargets } from './console-scale-db.mjs';
+import { mysqlBufferPool, scaleTargets } from './console-scale-db.mjs';
 import { foldPostgres, foldSqlite } from './console-scale-fold.mjs';
 import { HEAVY, USERS, loadAccounts, loadLogs } from './console-scale-load.mjs';
 import { startSluice, stopSluice } from './sluice-process.mjs';
@@ -38,6 +38,7 @@ const { values } = parseArgs({
     'mysql-host': { type: 'string', default: '127.0.0.1' },
     'mysql-port': { type: 'string', default: '3306' },
     'mysql-user': { type: 'string', default: 'root' },
+    'mysql-buffer-pool': { type: 'string', default: '0' },
     'sqlite-dir': { type: 'string', default: tmpdir() },
     keep: { type: 'boolean', default: false },
     reuse: { type: 'boolean', default: false },
@@ -108,6 +109,7 @@ const consoleReads = (now) => {
     ['list p0, channel, 7 days', 'root', `/api/log/?p=0&type=2&channel=7&${week}`],
     ['usage all, 7 days, UTC+8', 'root', `/api/log/usage?${usage()}`],
     ['usage all, 30 days, UTC−5', 'root', `/api/log/usage?${usage(30, -300)}`],
+    ['usage all, 30 days, UTC+5:30', 'root', `/api/log/usage?${usage(30, 330)}`],
     ['usage heavy user, 30 days, UTC+5:30', 'root', `/api/log/usage?${usage(30, 330)}&username=user2`],
     ['usage channel, 7 days', 'root', `/api/log/usage?${usage()}&channel=3`],
     ['channels p0', 'root', '/api/channel/?p=0'],
@@ -272,7 +274,19 @@ const main = async () => {
   process.stdout.write(
     `console-scale: ${new Date().toISOString()}, load ${execFileSync('uptime').toString().trim()}\n\n`,
   );
-  for (const rows of values.rows.split(',').map(Number)) report(await runSize(dialect, rows));
+  const server = {
+    mysqlHost: values['mysql-host'],
+    mysqlPort: Number(values['mysql-port']),
+    mysqlUser: values['mysql-user'],
+  };
+  const pool =
+    dialect === 'mysql' ? await mysqlBufferPool(server, Number(values['mysql-buffer-pool'])) : undefined;
+  if (pool) process.stdout.write(`InnoDB buffer pool: ${pool.now} MiB (the server's was ${pool.before})\n\n`);
+  try {
+    for (const rows of values.rows.split(',').map(Number)) report(await runSize(dialect, rows));
+  } finally {
+    if (pool && pool.now !== pool.before) await mysqlBufferPool(server, pool.before);
+  }
 };
 
 process.on('SIGINT', () => {

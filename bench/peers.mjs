@@ -61,6 +61,7 @@ export const startPortkey = async (results, port, logFile, say) => {
   const child = startNode('portkey', [script, `--port=${port}`, '--headless'], {
     env: { PATH: process.env['PATH'], HOME: process.env['HOME'], NODE_ENV: 'production' },
     logFile,
+    relay: true,
   });
   const deadline = Date.now() + 30_000;
   for (;;) {

@@ -22,7 +22,7 @@ import process from 'node:process';
 import { URL, fileURLToPath } from 'node:url';
 import { fetch } from 'undici';
 import Sqlite from 'better-sqlite3';
-import { firstMessage, killAll, startNode, stopChild } from './children.mjs';
+import { PINNED, firstMessage, killAll, pinBench, startNode, stopChild } from './children.mjs';
 import { measureClientFormats } from './client-formats.mjs';
 import { measureLoad, measureSequential } from './measure.mjs';
 import { measurePromptSweep } from './prompt-sweep.mjs';
@@ -175,10 +175,11 @@ const freePort = () =>
  * Starts one of the bench's own servers and reads its port.
  * @param {string} name
  * @param {string[]} args
+ * @param {boolean} [relay]  a relay under test (BENCH_PIN=1: on the relays' core)
  * @returns {Promise<{ child: import('./children.mjs').Child, origin: string }>}
  */
-const startHelper = async (name, args) => {
-  const child = startNode(name, args, { ipc: true });
+const startHelper = async (name, args, relay = false) => {
+  const child = startNode(name, args, { ipc: true, relay });
   const message = /** @type {{ port?: unknown }} */ (await firstMessage(child, 10_000));
   if (typeof message.port !== 'number') throw new Error(`${name} reported no port`);
   return { child, origin: `http://127.0.0.1:${message.port}` };
@@ -502,6 +503,8 @@ const main = async () => {
     say(
       `warning: load average ${before.loadAverage.join(' ')} on ${before.cpus} CPUs: other work will skew the figures`,
     );
+  pinBench();
+  if (PINNED) say('BENCH_PIN=1: the relays on core 1, the client and the double on core 0');
   const work = mkdtempSync(join(tmpdir(), 'sluice-bench-'));
   const cleanUp = () => {
     killAll();
@@ -521,7 +524,7 @@ const main = async () => {
     for (const url of redisUrls) say(`Redis ${url}: cleared ${await clearRedis(url)} sluice:* keys`);
     const here = fileURLToPath(new URL('.', import.meta.url));
     const double = await startHelper('upstream double', [join(here, 'upstream-double.mjs')]);
-    const bare = await startHelper('bare relay', [join(here, 'bare-relay.mjs'), double.origin]);
+    const bare = await startHelper('bare relay', [join(here, 'bare-relay.mjs'), double.origin], true);
     /** @type {[string, string | undefined, Record<string, string>, string | undefined][]} */
     const kinds = [['sluice', sluiceMain, sluiceEnv, undefined]];
     if (node24) {

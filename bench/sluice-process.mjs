@@ -77,6 +77,7 @@ export const startSluice = async (options) => {
   const child = startNode('sluice', [...startFlags(), ...(options.nodeFlags ?? []), options.main ?? MAIN], {
     cwd: ROOT,
     logFile: options.logFile,
+    relay: true,
     ...(options.node ? { node: options.node } : {}),
     env: {
       PATH: process.env['PATH'],
