@@ -6,6 +6,7 @@ import type { Tables } from './tables.js';
  * database: sums per hour and per UTC day, at four grains. docs/architecture.md ("The console's
  * reads at scale") tells how they are kept and read.
  */
+export const QUARTER = 900;
 export const HOUR = 3600;
 export const DAY = 86_400;
 
@@ -63,7 +64,10 @@ export interface CubeDefinition {
   /**
    * The widths of its buckets, in seconds: hours (a window's partial days, a caller's zone) and UTC
    * days. (`by_token` kept hours only until migration 0016: a busy key's history then read one row
-   * per hour, model and channel it used, and grew with the log.)
+   * per hour, model and channel it used, and grew with the log.) `by_model` also keeps quarter hours
+   * (migration 0017): a zone not in whole hours (UTC+5:30, +5:45, −3:30) starts its days inside an
+   * hour, and the part of that hour on either side of the caller's midnight is whole quarters, read
+   * from them instead of from every log row of the half hour.
    */
   readonly spans: readonly number[];
   /** Primary key, in the order rows are clustered by (a cube's usual filter first). */
@@ -79,7 +83,7 @@ export interface CubeDefinition {
 export const CUBES: readonly CubeDefinition[] = [
   {
     name: 'sluice_log_by_model',
-    spans: [HOUR, DAY],
+    spans: [QUARTER, HOUR, DAY],
     dimensions: ['model_name', 'client_format'],
     key: ['span', 'bucket', 'model_name', 'client_format'],
     indexes: [],

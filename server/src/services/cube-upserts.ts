@@ -20,12 +20,12 @@ const COLUMNS = ['span', 'bucket', ...DIMENSIONS, ...SUMS] as const;
  */
 const UPSERT_SIZES = [256, 64, 16, 4, 1] as const;
 
-/** One group of log rows at the finest grain (an hour, every dimension), its sums signed. */
+/** One group of log rows at the finest grain (a quarter hour, every dimension), its sums signed. */
 export type FinestRow = Omit<CubeTable, 'span'>;
 
 /**
- * The finest groups summed into each cube at each of its spans: a day's bucket is the UTC day that
- * holds the hour (hours tile days), a dimension the cube is not keyed by holds '' or 0. Answers the
+ * The finest groups summed into each cube at each of its spans: an hour's or a day's bucket is the
+ * one that holds the quarter (quarters tile hours, hours tile days), a dimension the cube is not keyed by holds '' or 0. Answers the
  * rows per cube and span, keyed by their primary key.
  */
 export const cubeRowsOf = (finest: readonly FinestRow[], cube: CubeDefinition, span: number): CubeTable[] => {

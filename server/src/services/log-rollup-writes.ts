@@ -50,9 +50,12 @@ const rangeValues = (range: FactRange): number[] =>
 const rangeFrom = ([after = 0, through = 0, before]: readonly number[]): FactRange =>
   before === undefined ? { after, through } : { after, through, before };
 
+/** The finest bucket any cube keeps (every wider one is a whole number of it). */
+const FINEST_SPAN = Math.min(...CUBE_SPANS.map(({ span }) => span));
+
 /**
- * The range's consumption rows grouped in SQL at the finest grain (the hour, every dimension), their
- * sums signed: one scan of the range, whatever the number of cubes. Under load a second's rows
+ * The range's consumption rows grouped in SQL at the finest grain (the quarter hour, every
+ * dimension), their sums signed: one scan of the range, whatever the number of cubes. Under load a second's rows
  * collapse into a few groups; a backfill's chunk into at most as many groups as it has rows.
  */
 const finestGroups = async (
@@ -68,7 +71,7 @@ const finestGroups = async (
       (...values: number[]) =>
         rangeRows(db, rangeFrom(values), true)
           .select([
-            bucketStart('logs.created_at', 0, HOUR).as('bucket'),
+            bucketStart('logs.created_at', 0, FINEST_SPAN).as('bucket'),
             ...DIMENSIONS.map((dimension) => dimensionOf(dimension).as(dimension)),
             sql<number>`COUNT(*)`.as('requests'),
             ...SUMS_OF_LOGS.map((sum) => sql<number>`SUM(${sql.ref(`logs.${sum}`)})`.as(sum)),

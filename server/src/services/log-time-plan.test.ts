@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bucketOf } from '../db/day-bucket.js';
-import { DAY, HOUR } from '../db/log-rollup-tables.js';
+import { DAY, HOUR, QUARTER } from '../db/log-rollup-tables.js';
 import { planTimeWindow, type CubePiece, type TimePlan, type TimeRange } from './log-time-plan.js';
 
 const inRange = (value: number, range: TimeRange) =>
@@ -20,11 +20,12 @@ const reads = (piece: CubePiece, bucket: number) => {
  * start, shifted as the read reports it): a bucket counts for the day its start plus the piece's
  * offset falls in, a raw row for the day of its own time plus the offset.
  */
-const countsOf = (plan: TimePlan, time: number, shift: number, useDays: boolean) => {
+const countsOf = (plan: TimePlan, time: number, shift: number, spans: readonly number[]) => {
   const counts = new Map<number, number>();
   const add = (day: number, weight: number) => counts.set(day, (counts.get(day) ?? 0) + weight);
   for (const piece of plan.cubes) {
-    if (piece.span === DAY && !useDays) throw new Error('day buckets read from a cube without them');
+    if (!spans.includes(piece.span))
+      throw new Error(`${piece.span}-second buckets read from a cube without them`);
     const bucket = bucketOf(time, 0, piece.span);
     if (reads(piece, bucket)) add(bucketOf(bucket + piece.offset, shift, DAY), piece.weight);
   }
@@ -47,20 +48,33 @@ const seeded = (seed: number) => {
 
 describe('planTimeWindow', () => {
   const base = 1_764_000_000;
-  const shifts = [0, 8 * HOUR, -5 * HOUR, 5.5 * HOUR, 12 * HOUR, -12 * HOUR, 345 * 60, -570 * 60, DAY];
+  const shifts = [
+    0,
+    8 * HOUR,
+    -5 * HOUR,
+    5.5 * HOUR,
+    12 * HOUR,
+    -12 * HOUR,
+    345 * 60,
+    -570 * 60,
+    DAY,
+    320 * 60,
+  ];
+  // The cubes' widths: hours only, hours and days (by_channel, by_user, by_token), and quarter hours too (by_model).
+  const spanSets = [[HOUR], [HOUR, DAY], [QUARTER, HOUR, DAY], [HOUR, DAY]];
 
   it('counts every instant of the window once, in its caller’s day, and nothing outside it', () => {
     const random = seeded(22);
-    for (let round = 0; round < 120; round += 1) {
+    for (let round = 0; round < 160; round += 1) {
       const shift = shifts[round % shifts.length] ?? 0;
-      const useDays = round % 4 !== 3;
+      const spans = spanSets[round % spanSets.length] ?? [];
       const from = base + random(5 * DAY) - 2 * DAY;
       const to = from + 1 + random(round % 3 === 0 ? 2 * HOUR : 12 * DAY);
-      const plan = planTimeWindow({ from, to }, shift, useDays);
+      const plan = planTimeWindow({ from, to }, shift, spans);
       const probes = [from - 1, from, to - 1, to, from + HOUR - 1];
       for (let probe = 0; probe < 400; probe += 1) probes.push(from - DAY + random(to - from + 2 * DAY));
       for (const time of probes)
-        expect(countsOf(plan, time, shift, useDays), `${from}–${to} shift ${shift} at ${time}`).toEqual(
+        expect(countsOf(plan, time, shift, spans), `${from}–${to} shift ${shift} at ${time}`).toEqual(
           time >= from && time < to ? [[bucketOf(time, shift, DAY), 1]] : [],
         );
     }
@@ -77,7 +91,7 @@ describe('planTimeWindow', () => {
         base + 5 * DAY + 76,
         base + 9 * DAY,
       ])
-        expect(countsOf(plan, time, 0, true)).toEqual(
+        expect(countsOf(plan, time, 0, [HOUR, DAY])).toEqual(
           inRange(time, window) ? [[bucketOf(time, 0, DAY), 1]] : [],
         );
     }
@@ -98,6 +112,27 @@ describe('planTimeWindow', () => {
       expect(plan.cubes.some((piece) => piece.span === DAY)).toBe(true);
       // Every hour of 30 days would be 720; the moved part is read twice (added, taken back).
       expect(hours).toBeLessThanOrEqual(2 * 12 * 30 + 2 * 24);
+    }
+  });
+
+  it('reads a zone’s split hours from quarter buckets where the cube keeps them: raw rows only at the window’s ends', () => {
+    const from = base - 30 * DAY + 1234;
+    const to = base + 999;
+    for (const shift of [5.5 * HOUR, 345 * 60, -210 * 60]) {
+      const withoutQuarters = planTimeWindow({ from, to }, shift);
+      const edgesOf = (plan: TimePlan) => plan.raws.flatMap((piece) => piece.edges);
+      // Hours and days only: every day's split hour is read raw (twice: added, taken back).
+      expect(edgesOf(withoutQuarters).length).toBeGreaterThanOrEqual(2 * 30);
+      const plan = planTimeWindow({ from, to }, shift, [QUARTER, HOUR, DAY]);
+      const edges = edgesOf(plan);
+      expect(edges.every((edge) => edge.to - edge.from < QUARTER)).toBe(true);
+      expect(edges.every((edge) => edge.from === from || edge.to === to)).toBe(true);
+      const quarters = plan.cubes.filter((piece) => piece.span === QUARTER);
+      expect(quarters.length).toBeGreaterThan(0);
+      for (const piece of quarters)
+        expect(piece.buckets?.every((bucket) => bucket % QUARTER === 0 && inRange(bucket, piece.range))).toBe(
+          true,
+        );
     }
   });
 

@@ -1,4 +1,4 @@
-import { DAY, HOUR } from '../db/log-rollup-tables.js';
+import { DAY, HOUR, QUARTER } from '../db/log-rollup-tables.js';
 
 /** Half-open `[from, to)` in Unix seconds; a missing end is unbounded. */
 export interface TimeRange {
@@ -168,12 +168,54 @@ const join = (...plans: TimePlan[]): TimePlan => ({
 });
 
 /**
+ * The raw edges as quarter-hour buckets where they cover whole quarters (a cube that keeps them): an
+ * hour split at a caller's midnight (a zone not in whole hours) is whole quarters on both sides of
+ * it, and a window's ends leave under a quarter hour each to the raw rows.
+ */
+const withQuarters = (plan: TimePlan): TimePlan => {
+  const cubes = [...plan.cubes];
+  const raws: RawPiece[] = [];
+  for (const piece of plan.raws) {
+    const buckets: number[] = [];
+    const edges: TimeEdge[] = [];
+    for (const edge of piece.edges) {
+      const first = ceilTo(edge.from, QUARTER);
+      const last = floorTo(edge.to, QUARTER);
+      if (first >= last) {
+        edges.push(edge);
+        continue;
+      }
+      if (edge.from < first) edges.push({ hour: edge.hour, from: edge.from, to: first });
+      for (let quarter = first; quarter < last; quarter += QUARTER) buckets.push(quarter);
+      if (last < edge.to) edges.push({ hour: edge.hour, from: last, to: edge.to });
+    }
+    const { offset, weight } = piece;
+    if (buckets.length > 0) {
+      const range = { from: Math.min(...buckets), to: Math.max(...buckets) + QUARTER };
+      cubes.push({ offset, weight, span: QUARTER, range, buckets });
+    }
+    if (edges.length > 0) raws.push({ offset, weight, edges });
+  }
+  return { cubes, raws };
+};
+
+/**
  * The plan for the window `[from, to)` (either end may be open). `shift` (seconds east of UTC) is
  * set when the rows are grouped by the caller's days. Whole UTC days come from day buckets when the
- * cube has them (`useDays`), shifted to the caller's days as `shiftedDays` tells; the rest from hour
- * buckets and raw rows. A window grouped by shifted days must be bounded.
+ * cube has them (`spans`), shifted to the caller's days as `shiftedDays` tells; the rest from hour
+ * buckets, quarter-hour buckets when it has them, and raw rows. A window grouped by shifted days must
+ * be bounded.
  */
-export const planTimeWindow = (window: TimeRange, shift?: number, useDays = true): TimePlan => {
+export const planTimeWindow = (
+  window: TimeRange,
+  shift?: number,
+  spans: readonly number[] = [HOUR, DAY],
+): TimePlan => {
+  const plan = planWithDays(window, shift, spans.includes(DAY));
+  return spans.includes(QUARTER) ? withQuarters(plan) : plan;
+};
+
+const planWithDays = (window: TimeRange, shift: number | undefined, useDays: boolean): TimePlan => {
   const { from, to } = window;
   if (from !== undefined && to !== undefined && from >= to) return { cubes: [], raws: [] };
   const shifted = shift !== undefined && shift % DAY !== 0;

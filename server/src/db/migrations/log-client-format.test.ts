@@ -51,6 +51,7 @@ describe.each(testDialects())('the logs’ client_format column on %s', (dialect
       '0003_log_rollups',
       '0004_log_routing',
       '0005_log_token_days',
+      '0006_log_model_quarters',
     ]);
     expect((await columnsOf(opened, 'logs')).map((column) => column.name)).toContain('client_format');
   });

@@ -5,6 +5,7 @@ import { addColumns, applyTable } from './apply-table.js';
 import { ALERT_DELIVERIES_TABLE } from './alert-tables.js';
 import { BUDGET_USAGE_TABLE } from './budget-tables.js';
 import { createRollupTables } from './log-rollup-migration.js';
+import { addModelQuarterBuckets } from './log-model-quarters.js';
 import { addTokenDayBuckets } from './log-token-days.js';
 import { alignMysqlTables } from './mysql-gorm-types.js';
 import {
@@ -41,6 +42,7 @@ const migrationsFor = (
           up: (db: AnyDb) => addColumns(db, dialect, LOGS_TABLE.name, LOG_ROUTING_COLUMNS),
         },
         '0005_log_token_days': { up: (db: AnyDb) => addTokenDayBuckets(db, dialect) },
+        '0006_log_model_quarters': { up: (db: AnyDb) => addModelQuarterBuckets(db, dialect) },
       }
     : {
         '0001_one_api_tables': {
@@ -98,6 +100,11 @@ const migrationsFor = (
         '0016_log_token_days': {
           up: async (db: AnyDb) => {
             if (logsInMain) await addTokenDayBuckets(db, dialect);
+          },
+        },
+        '0017_log_model_quarters': {
+          up: async (db: AnyDb) => {
+            if (logsInMain) await addModelQuarterBuckets(db, dialect);
           },
         },
       };
