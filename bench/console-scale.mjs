@@ -138,7 +138,7 @@ const quantile = (list, q) => {
  * @returns {Promise<{ watermark: number, newest: number }>}
  */
 const rollupProgress = async (db) => {
-  const [state] = await db.all('SELECT last_id FROM sluice_log_rollup_state');
+  const [state] = await db.all("SELECT last_id FROM sluice_log_rollup_state WHERE name = 'logs'");
   const newest = await db.all('SELECT id FROM logs ORDER BY id DESC LIMIT 2');
   const caughtUp = db.dialect === 'mysql' ? newest[1] : newest[0];
   return { watermark: Number(state?.['last_id'] ?? 0), newest: Number(caughtUp?.['id'] ?? 0) };

@@ -65,9 +65,9 @@ export interface CubeDefinition {
    * The widths of its buckets, in seconds: hours (a window's partial days, a caller's zone) and UTC
    * days. (`by_token` kept hours only until migration 0016: a busy key's history then read one row
    * per hour, model and channel it used, and grew with the log.) `by_model` also keeps quarter hours
-   * (migration 0017): a zone not in whole hours (UTC+5:30, +5:45, −3:30) starts its days inside an
-   * hour, and the part of that hour on either side of the caller's midnight is whole quarters, read
-   * from them instead of from every log row of the half hour.
+   * (since migration 0017, see QUARTERS_STATE_NAME): a zone not in whole hours (UTC+5:30, +5:45,
+   * −3:30) starts its days inside an hour, and the part of that hour on either side of the caller's
+   * midnight is whole quarters, read from them instead of from every log row of the half hour.
    */
   readonly spans: readonly number[];
   /** Primary key, in the order rows are clustered by (a cube's usual filter first). */
@@ -116,8 +116,14 @@ export const CUBES: readonly CubeDefinition[] = [
 
 export const LOG_HOURS_TABLE = 'sluice_log_hours';
 export const ROLLUP_STATE_TABLE = 'sluice_log_rollup_state';
-/** The one row of the state table. */
+/** The state table's row of the watermark. */
 export const ROLLUP_STATE_NAME = 'logs';
+/**
+ * The state table's row that says from which hour `by_model`'s quarter hours are whole (`last_id`
+ * holds that hour's start, in seconds): the hours an earlier build folded before migration 0017 have
+ * no quarters, and are read from the log rows as before.
+ */
+export const QUARTERS_STATE_NAME = 'model_quarters_from';
 
 export type RollupTables = Tables &
   Record<CubeName, CubeTable> & {

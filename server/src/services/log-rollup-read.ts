@@ -12,6 +12,8 @@ import {
   CUBES,
   DAY,
   LOG_HOURS_TABLE,
+  QUARTER,
+  QUARTERS_STATE_NAME,
   ROLLUP_STATE_NAME,
   ROLLUP_STATE_TABLE,
   withRollups,
@@ -197,6 +199,23 @@ type Branch = ReturnType<typeof tailBranch>;
  */
 const asBranch = (branch: Branch | ReturnType<typeof cubeBranch>): Branch => branch as Branch;
 
+/** Per logs database: the hour from which `by_model`'s quarters are whole (fixed by migration 0017). */
+const quartersFromOf = new WeakMap<Kysely<Tables>, number>();
+
+const quartersFrom = async (logDb: Kysely<Tables>): Promise<number | undefined> => {
+  const known = quartersFromOf.get(logDb);
+  if (known !== undefined) return known;
+  const row = await withRollups(logDb)
+    .selectFrom(ROLLUP_STATE_TABLE)
+    .select('last_id')
+    .where('name', '=', QUARTERS_STATE_NAME)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const from = sqlNumber(row.last_id);
+  quartersFromOf.set(logDb, from);
+  return from;
+};
+
 /**
  * Consumption sums (type-2 rows) over a window, exact at any moment, in one statement (so one
  * snapshot on every database): the cube's day and hour buckets inside the window, the raw rows of
@@ -211,7 +230,13 @@ export const readSums = async (
 ): Promise<SumRow[]> => {
   const db = withRollups(logDb);
   const cube = cubeFor(filters);
-  const plan = planTimeWindow(window, groups.dayShift, cube.spans);
+  const quarters = cube.spans.includes(QUARTER) ? await quartersFrom(logDb) : undefined;
+  const plan = planTimeWindow(
+    window,
+    groups.dayShift,
+    quarters === undefined ? cube.spans.filter((span) => span !== QUARTER) : cube.spans,
+    quarters,
+  );
   const branches = [
     ...plan.cubes.map((piece) => cubeBranch(db, cube, filters, groups, piece)),
     ...plan.raws.flatMap((piece) => piece.edges.map((edge) => edgeBranch(db, filters, groups, piece, edge))),

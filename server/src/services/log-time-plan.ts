@@ -168,11 +168,12 @@ const join = (...plans: TimePlan[]): TimePlan => ({
 });
 
 /**
- * The raw edges as quarter-hour buckets where they cover whole quarters (a cube that keeps them): an
- * hour split at a caller's midnight (a zone not in whole hours) is whole quarters on both sides of
- * it, and a window's ends leave under a quarter hour each to the raw rows.
+ * The raw edges as quarter-hour buckets where they cover whole quarters of an hour that has them (a
+ * cube that keeps them, an hour from `quartersFrom` on): an hour split at a caller's midnight (a zone
+ * not in whole hours) is whole quarters on both sides of it, and a window's ends leave under a
+ * quarter hour each to the raw rows.
  */
-const withQuarters = (plan: TimePlan): TimePlan => {
+const withQuarters = (plan: TimePlan, quartersFrom: number): TimePlan => {
   const cubes = [...plan.cubes];
   const raws: RawPiece[] = [];
   for (const piece of plan.raws) {
@@ -181,7 +182,7 @@ const withQuarters = (plan: TimePlan): TimePlan => {
     for (const edge of piece.edges) {
       const first = ceilTo(edge.from, QUARTER);
       const last = floorTo(edge.to, QUARTER);
-      if (first >= last) {
+      if (first >= last || edge.hour < quartersFrom) {
         edges.push(edge);
         continue;
       }
@@ -203,16 +204,17 @@ const withQuarters = (plan: TimePlan): TimePlan => {
  * The plan for the window `[from, to)` (either end may be open). `shift` (seconds east of UTC) is
  * set when the rows are grouped by the caller's days. Whole UTC days come from day buckets when the
  * cube has them (`spans`), shifted to the caller's days as `shiftedDays` tells; the rest from hour
- * buckets, quarter-hour buckets when it has them, and raw rows. A window grouped by shifted days must
- * be bounded.
+ * buckets, quarter-hour buckets when it has them (for the hours from `quartersFrom` on), and raw
+ * rows. A window grouped by shifted days must be bounded.
  */
 export const planTimeWindow = (
   window: TimeRange,
   shift?: number,
   spans: readonly number[] = [HOUR, DAY],
+  quartersFrom = 0,
 ): TimePlan => {
   const plan = planWithDays(window, shift, spans.includes(DAY));
-  return spans.includes(QUARTER) ? withQuarters(plan) : plan;
+  return spans.includes(QUARTER) ? withQuarters(plan, quartersFrom) : plan;
 };
 
 const planWithDays = (window: TimeRange, shift: number | undefined, useDays: boolean): TimePlan => {

@@ -5,7 +5,7 @@ import { addColumns, applyTable } from './apply-table.js';
 import { ALERT_DELIVERIES_TABLE } from './alert-tables.js';
 import { BUDGET_USAGE_TABLE } from './budget-tables.js';
 import { createRollupTables } from './log-rollup-migration.js';
-import { addModelQuarterBuckets } from './log-model-quarters.js';
+import { addModelQuarterStart } from './log-model-quarters.js';
 import { addTokenDayBuckets } from './log-token-days.js';
 import { alignMysqlTables } from './mysql-gorm-types.js';
 import {
@@ -42,7 +42,7 @@ const migrationsFor = (
           up: (db: AnyDb) => addColumns(db, dialect, LOGS_TABLE.name, LOG_ROUTING_COLUMNS),
         },
         '0005_log_token_days': { up: (db: AnyDb) => addTokenDayBuckets(db, dialect) },
-        '0006_log_model_quarters': { up: (db: AnyDb) => addModelQuarterBuckets(db, dialect) },
+        '0006_log_model_quarters': { up: (db: AnyDb) => addModelQuarterStart(db, dialect) },
       }
     : {
         '0001_one_api_tables': {
@@ -104,7 +104,7 @@ const migrationsFor = (
         },
         '0017_log_model_quarters': {
           up: async (db: AnyDb) => {
-            if (logsInMain) await addModelQuarterBuckets(db, dialect);
+            if (logsInMain) await addModelQuarterStart(db, dialect);
           },
         },
       };
