@@ -25,8 +25,8 @@ export type FinestRow = Omit<CubeTable, 'span'>;
 
 /**
  * The finest groups summed into each cube at each of its spans: an hour's or a day's bucket is the
- * one that holds the quarter (quarters tile hours, hours tile days), a dimension the cube is not keyed by holds '' or 0. Answers the
- * rows per cube and span, keyed by their primary key.
+ * one that holds the quarter (quarters tile hours, hours tile days), a dimension the cube is not
+ * keyed by holds '' or 0. Answers the rows per cube and span, keyed by their primary key.
  */
 export const cubeRowsOf = (finest: readonly FinestRow[], cube: CubeDefinition, span: number): CubeTable[] => {
   const keyed = cube.dimensions;

@@ -55,8 +55,9 @@ const FINEST_SPAN = Math.min(...CUBE_SPANS.map(({ span }) => span));
 
 /**
  * The range's consumption rows grouped in SQL at the finest grain (the quarter hour, every
- * dimension), their sums signed: one scan of the range, whatever the number of cubes. Under load a second's rows
- * collapse into a few groups; a backfill's chunk into at most as many groups as it has rows.
+ * dimension), their sums signed: one scan of the range, whatever the number of cubes. Under load a
+ * second's rows collapse into a few groups; a backfill's chunk into at most as many groups as it
+ * has rows.
  */
 const finestGroups = async (
   db: Kysely<RollupTables>,
