@@ -37,6 +37,7 @@ import { createChannelMetrics } from './channels/channel-metrics.js';
 import { createChannelTestRunner } from './channels/channel-test-runner.js';
 import { isKeyRefusal, shouldDisableChannel } from './channels/disable-rules.js';
 import { createChannelKeyStates } from './channels/channel-key-states.js';
+import { createRefusalLogCap } from './relay/http/refusal-log-cap.js';
 import { createRelayHttp } from './relay/http/relay-http.js';
 
 export interface Sluice {
@@ -344,9 +345,10 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
     const timers: NodeJS.Timeout[] = [];
     let closing: Promise<void> | undefined;
     const openCache = cache;
+    const refusals = createRefusalLogCap(logger);
     return {
       app,
-      listener: createHttpListener(app, createRelayHttp({ relay, metrics, logger })),
+      listener: createHttpListener(app, createRelayHttp({ relay, metrics, logger, refusals })),
       services,
       database: main,
       logDatabase: logs,
@@ -395,6 +397,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       close: () =>
         (closing ??= (async () => {
           for (const timer of timers) clearInterval(timer);
+          refusals.flush();
           await services.rollups.stop();
           // Settlements still wait a little for a database that is away, then stay in the journal.
           relay.billing.stopRetrying();

@@ -11,7 +11,13 @@ export class AppError extends Error {
     readonly type = 'one_api_error',
     readonly param = '',
   ) {
+    // A client's error (4xx) is an expected answer, and its stack would point at the check that made
+    // it: capturing one was the largest cost of answering a flood of made-up keys. Server errors
+    // keep theirs.
+    const depth = Error.stackTraceLimit;
+    if (status < 500) Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = depth;
   }
 }
 

@@ -5,6 +5,7 @@ import type { Metrics } from '../../http/metrics.js';
 import { pickClientIp } from '../../http/client-ip.js';
 import { relayError } from '../../lib/app-error.js';
 import { createRequestId } from '../../lib/time.js';
+import type { RefusalLogCap } from './refusal-log-cap.js';
 import { ClientLink } from './client-link.js';
 import { RateLimitRefusal } from '../limits/rate-limit-refusal.js';
 import { BudgetRefusal } from '../metering/budget-refusal.js';
@@ -19,6 +20,8 @@ export interface RelayHttpDeps {
   readonly relay: RelayRouteDeps;
   readonly metrics: Metrics;
   readonly logger: Logger;
+  /** Caps the access lines of refusals (4xx); boot tells what it counted at shutdown. */
+  readonly refusals: RefusalLogCap;
 }
 
 /** Serves the request and answers true when it is one of the relay's POST routes; false leaves it alone. */
@@ -174,7 +177,7 @@ const pump = async (
  * the access log line and the one translation of errors into OpenAI's shape.
  */
 export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
-  const { relay, metrics, logger } = deps;
+  const { relay, metrics, logger, refusals } = deps;
   const limit = relay.config.maxRequestBodyBytes;
 
   const serve = async (
@@ -286,7 +289,9 @@ export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
       metrics.observe('relay', 'POST', route.path, status, elapsed / 1000);
       // Every relayed answer already has its consumption log row: the access line of a success is for
       // debugging only (at info it costs the hot path more than the rest of its bookkeeping).
-      if (status >= 400 || logger.isLevelEnabled('debug'))
+      // A refusal's line is capped (a flood of bad keys would write one per request); 5xx never is.
+      const logged = status >= 400 && (status >= 500 || refusals.admit(status));
+      if (logged || (status < 400 && logger.isLevelEnabled('debug')))
         logger[status >= 400 ? 'info' : 'debug'](
           { requestId, method: 'POST', path: route.path, status, ms: Math.round(elapsed) },
           'request',

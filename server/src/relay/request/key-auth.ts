@@ -2,7 +2,7 @@ import { ROLES } from '@sluice/contract/roles';
 import { TOKEN_STATUS, USER_STATUS } from '@sluice/contract/statuses';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../../db/tables.js';
-import { relayError } from '../../lib/app-error.js';
+import { type AppError, relayError } from '../../lib/app-error.js';
 import { nowSeconds } from '../../lib/time.js';
 import type { ChangeFeed } from '../../services/change-feed.js';
 import type { TokenRow } from '../../services/token-record.js';
@@ -56,6 +56,8 @@ const admit = (
   return { token, user, channelId: Number(channel) };
 };
 
+const invalidToken = (): AppError => relayError(401, 'invalid_token', 'invalid token');
+
 type AuthDeps = { db: Kysely<Tables>; index: RelayIndex; changes: ChangeFeed };
 
 /**
@@ -79,7 +81,7 @@ export const authenticateKey = (
   ) {
     const user = deps.index.peekUser(cached.user_id);
     if (user) return admit(cached, user, channel, clientIp);
-  }
+  } else if (!cached && deps.index.knownUnknown(key)) throw invalidToken();
   return authenticateStored(deps, key, channel, clientIp);
 };
 
@@ -90,7 +92,7 @@ const authenticateStored = async (
   clientIp: string,
 ): Promise<KeyAuth> => {
   const cached = deps.index.peekToken(key) ?? (await deps.index.token(key));
-  if (!cached) throw relayError(401, 'invalid_token', 'invalid token');
+  if (!cached) throw invalidToken();
   // A limited key's balance moves with every request on every instance: read it fresh, never cached.
   const token = cached.unlimited_quota
     ? cached

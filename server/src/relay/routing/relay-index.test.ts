@@ -75,6 +75,9 @@ describe.each(testDialects())('the relay index checked against the database on %
     );
     expect(await countingIndex.token(key)).toBeUndefined();
     expect(queries).toBe(1);
+    // The relay refuses a remembered miss without a promise; a key never asked about is not one.
+    expect(countingIndex.knownUnknown(key)).toBe(true);
+    expect(countingIndex.knownUnknown(`else${user.key.slice(4)}`)).toBe(false);
     // Written behind Sluice's back: seen once the bound has passed.
     await db.updateTable('tokens').set({ key }).where('id', '=', user.tokenId).execute();
     expect(await countingIndex.token(key)).toBeUndefined();
@@ -82,6 +85,7 @@ describe.each(testDialects())('the relay index checked against the database on %
     const later = realNow() + UNKNOWN_KEY_MS + 1;
     performance.now = () => later;
     try {
+      expect(countingIndex.knownUnknown(key)).toBe(false);
       expect((await countingIndex.token(key))?.id).toBe(user.tokenId);
     } finally {
       performance.now = realNow;
@@ -90,7 +94,9 @@ describe.each(testDialects())('the relay index checked against the database on %
     const other = `gone${user.key.slice(4)}`;
     expect(await index.token(other)).toBeUndefined();
     await db.updateTable('tokens').set({ key: other }).where('id', '=', user.tokenId).execute();
+    expect(index.knownUnknown(other)).toBe(true);
     await changes.emit({ kind: 'token', id: other });
+    expect(index.knownUnknown(other)).toBe(false);
     expect((await index.token(other))?.id).toBe(user.tokenId);
   });
 

@@ -246,6 +246,11 @@ export const createRelayIndex = (db: Kysely<Tables>, changes: ChangeFeed) => {
     revalidate,
     /** The cached key, or undefined when it is not in memory (then ask `token`): no await on a hit. */
     peekToken: (key: string): TokenRow | undefined => tokens.get(key),
+    /** True when the database said moments ago it has no such key: refused without a promise. */
+    knownUnknown: (key: string): boolean => {
+      const missed = unknown.get(key);
+      return missed !== undefined && performance.now() - missed < UNKNOWN_KEY_MS;
+    },
     /** The cached user, or undefined when not in memory (then ask `user`). */
     peekUser: (id: number): UserRow | undefined => users.get(id),
     /** The candidates when the routing table is built, else undefined (then ask `candidates`). */
