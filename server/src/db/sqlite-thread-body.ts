@@ -12,6 +12,8 @@ export interface SqliteThreadData {
   readonly busyTimeoutMs: number;
   /** The thread's nice value (Linux): above 0, the relay's thread gets the CPU first when both want it. */
   readonly niceness: number;
+  /** SQLite's wal_autocheckpoint for this connection (0: never inside its own commits). */
+  readonly autocheckpointPages?: number | undefined;
 }
 
 export interface SqliteThreadRequest {
@@ -70,6 +72,8 @@ export const sqliteThreadBody = (
     connection.pragma('synchronous = NORMAL');
     connection.pragma('foreign_keys = OFF');
   }
+  if (data.autocheckpointPages !== undefined)
+    connection.pragma(`wal_autocheckpoint = ${data.autocheckpointPages}`);
   const statements = new Map<string, SqliteDriver.Statement>();
   const prepared = (sqlText: string): SqliteDriver.Statement => {
     let statement = statements.get(sqlText);

@@ -33,6 +33,8 @@ export interface SqliteThreadOptions {
    * next statement starts it again. Absent: it stays until `close`.
    */
   readonly idleMs?: number;
+  /** SQLite's wal_autocheckpoint for the thread's connection; absent, SQLite's default (1000 pages). */
+  readonly autocheckpointPages?: number;
 }
 
 /** How long a closing thread gets to close its connection before it is terminated. */
@@ -64,6 +66,7 @@ export const createSqliteThread = (options: SqliteThreadOptions): SqliteThread =
     busyTimeoutMs: options.busyTimeoutMs,
     niceness: options.niceness ?? 0,
     driverPath: driverPath(),
+    autocheckpointPages: options.autocheckpointPages,
   };
   let current: Running | undefined;
   /** A thread ended for being idle, until it has exited (`close` waits for it too). */

@@ -200,6 +200,37 @@ describe('SQLite thread databases (a real file)', () => {
     expect(seen).toEqual(['first row', 'main read 2']);
   });
 
+  it('never checkpoints inside a maintenance commit (the main connection held): after it, as a rule', async () => {
+    const setting = async (db: typeof database.db) =>
+      (await sql<{ wal_autocheckpoint: number }>`PRAGMA wal_autocheckpoint`.execute(db)).rows[0]
+        ?.wal_autocheckpoint;
+    expect(await setting(database.maintenanceDb)).toBe(0);
+    expect(await setting(database.db)).toBe(10_000);
+    // A transaction of more than SQLite's 1000 pages: the WAL is copied back after it, not in it.
+    const filler = 'x'.repeat(3000);
+    await database.maintenanceDb.transaction().execute(async (trx) => {
+      for (let index = 0; index < 2000; index += 100)
+        await trx
+          .insertInto('logs')
+          .values(
+            Array.from({ length: 100 }, (_, row) => ({ ...logRow(700 + index + row), content: filler })),
+          )
+          .execute();
+    });
+    const [checkpoint] = (
+      await sql<{ busy: number; log: number; checkpointed: number }>`PRAGMA wal_checkpoint(PASSIVE)`.execute(
+        database.maintenanceDb,
+      )
+    ).rows;
+    expect(checkpoint?.log).toBeGreaterThan(1000);
+    expect(checkpoint?.checkpointed).toBe(checkpoint?.log);
+    await database.db
+      .deleteFrom('logs')
+      .where('created_at', '>=', 700)
+      .where('created_at', '<', 2700)
+      .execute();
+  });
+
   it('rolls a failed maintenance transaction back and gives the main connection back', async () => {
     await expect(
       database.maintenanceDb.transaction().execute(async (trx) => {
