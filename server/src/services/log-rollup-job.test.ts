@@ -1,13 +1,16 @@
 import { LOG_TYPE } from '@sluice/contract/statuses';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/database.js';
 import { withRollups } from '../db/log-rollup-tables.js';
+import { migrate } from '../db/migrations/migrations.js';
 import { sqlNumber } from '../db/sql-number.js';
 import { nowSeconds } from '../lib/time.js';
 import { insertLogs, type LogFixture } from '../test-support/log-fixtures.js';
 import { expectRollupsMatchLogs } from '../test-support/log-traffic.js';
-import { testDialects } from '../test-support/test-databases.js';
+import { createTestDatabase, testDialects } from '../test-support/test-databases.js';
 import { startTestSluice, type TestSluice } from '../test-support/test-sluice.js';
-import { createRollupJob, type RollupJobOptions } from './log-rollup-job.js';
+import { BACKFILL_PAGE_CACHE_KIB, createRollupJob, type RollupJobOptions } from './log-rollup-job.js';
 import { readWatermark } from './log-rollup-writes.js';
 
 const consumed = (createdAt: number, quota: number): LogFixture => ({
@@ -142,4 +145,50 @@ describe.each(testDialects())('the roll-up job and gaps in the ids on %s', (dial
       expect(sqlNumber(quota.quota)).toBe(7 + 7 + 1 + 1000 + 3 + 4 + (dialect === 'mysql' ? 0 : 5));
     },
   );
+});
+
+describe('the roll-up job’s page cache on SQLite', () => {
+  it('borrows a wider page cache for a catch-up of more than a chunk and gives it back at the end', async () => {
+    const test = await createTestDatabase('sqlite');
+    const statements: string[] = [];
+    const database = await openDatabase({
+      dsn: '',
+      sqlitePath: test.location,
+      sqliteBusyTimeoutMs: 3000,
+      maxConnections: 1,
+      logQuery: (text) => statements.push(text),
+    });
+    try {
+      await migrate(database.db, 'sqlite', 'main');
+      const now = nowSeconds();
+      await insertLogs(
+        database.db,
+        Array.from({ length: 50 }, (_, index) => consumed(now - 3600 + index, index + 1)),
+      );
+      const job = createRollupJob(
+        { readDb: database.readDb, writeDb: database.maintenanceDb, dialect: 'sqlite' },
+        { chunkRows: 10, restRatio: 0, gapWaitMs: 0 },
+      );
+      expect(await job.catchUp()).toBe(50);
+      await expectRollupsMatchLogs(database.db);
+      const pragmas = statements.filter((text) => /^PRAGMA (cache_size|shrink_memory)/.test(text));
+      expect(pragmas).toEqual([
+        `PRAGMA cache_size = -${BACKFILL_PAGE_CACHE_KIB}`,
+        'PRAGMA cache_size = -2000',
+        'PRAGMA shrink_memory',
+      ]);
+      const [size] = await sql<{ cache_size: number }>`PRAGMA cache_size`
+        .execute(database.maintenanceDb)
+        .then((result) => result.rows);
+      expect(size?.cache_size).toBe(-2000);
+      // A run of less than a chunk (the job's every second once caught up) leaves the cache alone.
+      statements.length = 0;
+      await insertLogs(database.db, [consumed(now, 7)]);
+      expect(await job.catchUp()).toBe(1);
+      expect(statements.filter((text) => text.startsWith('PRAGMA cache_size ='))).toEqual([]);
+    } finally {
+      await database.close();
+      await test.drop();
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/dsn.js';
 import { sqlNumber } from '../db/sql-number.js';
 import type { Tables } from '../db/tables.js';
@@ -36,6 +36,19 @@ const DEFAULTS: Omit<RollupJobOptions, 'restRatio'> = {
   gapWaitMs: 30_000,
   gapAgeSeconds: 300,
   nowMs: () => Date.now(),
+};
+
+/**
+ * SQLite: the page cache (KiB) a catch-up of more than a chunk borrows on its write connection. A
+ * chunk upserts into the cubes' B-trees all over; with SQLite's default 2 MB most of those pages
+ * were read again for each chunk once the cubes outgrew it. Given back when the run ends.
+ */
+export const BACKFILL_PAGE_CACHE_KIB = 65_536;
+const DEFAULT_PAGE_CACHE_KIB = 2_000;
+
+const pageCache = async (db: Kysely<Tables>, kib: number) => {
+  await sql.raw(`PRAGMA cache_size = -${kib}`).execute(db);
+  if (kib === DEFAULT_PAGE_CACHE_KIB) await sql.raw('PRAGMA shrink_memory').execute(db);
 };
 
 /** Another instance moved the watermark first: this chunk is its, not ours. */
@@ -125,15 +138,22 @@ export const createRollupJob = (deps: RollupJobDeps, overrides: Partial<RollupJo
   const catchUp = (): Promise<number> => {
     running ??= (async () => {
       let total = 0;
+      let widened = false;
       try {
         while (!stopped) {
           const started = performance.now();
           const moved = await step();
           if (moved === 0) break;
           total += moved;
+          if (!widened && moved >= options.chunkRows && deps.dialect === 'sqlite') {
+            widened = true;
+            await pageCache(deps.writeDb, BACKFILL_PAGE_CACHE_KIB);
+          }
           await rest((performance.now() - started) * options.restRatio);
         }
       } finally {
+        // If the database is away the cache stays wide: memory, not money.
+        if (widened) await pageCache(deps.writeDb, DEFAULT_PAGE_CACHE_KIB).catch(() => undefined);
         running = undefined;
       }
       return total;
