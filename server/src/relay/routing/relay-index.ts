@@ -242,15 +242,17 @@ export const createRelayIndex = (db: Kysely<Tables>, changes: ChangeFeed) => {
     return token;
   };
 
+  /** True when the database said moments ago it has no such key: refused without a promise. */
+  const knownUnknown = (key: string): boolean => {
+    const missed = unknown.get(key);
+    return missed !== undefined && performance.now() - missed < UNKNOWN_KEY_MS;
+  };
+
   return {
     revalidate,
     /** The cached key, or undefined when it is not in memory (then ask `token`): no await on a hit. */
     peekToken: (key: string): TokenRow | undefined => tokens.get(key),
-    /** True when the database said moments ago it has no such key: refused without a promise. */
-    knownUnknown: (key: string): boolean => {
-      const missed = unknown.get(key);
-      return missed !== undefined && performance.now() - missed < UNKNOWN_KEY_MS;
-    },
+    knownUnknown,
     /** The cached user, or undefined when not in memory (then ask `user`). */
     peekUser: (id: number): UserRow | undefined => users.get(id),
     /** The candidates when the routing table is built, else undefined (then ask `candidates`). */
@@ -259,11 +261,8 @@ export const createRelayIndex = (db: Kysely<Tables>, changes: ChangeFeed) => {
     token: (key: string): Promise<TokenRow | undefined> => {
       const cached = tokens.get(key);
       if (cached) return Promise.resolve(cached);
-      const missed = unknown.get(key);
-      if (missed !== undefined) {
-        if (performance.now() - missed < UNKNOWN_KEY_MS) return Promise.resolve(undefined);
-        unknown.delete(key);
-      }
+      if (knownUnknown(key)) return Promise.resolve(undefined);
+      unknown.delete(key);
       let lookup = looking.get(key);
       if (!lookup) {
         lookup = lookUp(key).finally(() => looking.delete(key));
