@@ -95,6 +95,87 @@ export const measureLoad = async (target, options) => {
   };
 };
 
+/**
+ * @typedef {LoadResult & { roundCpuMicros: number[] }} RoundsResult
+ * `roundCpuMicros`: the CPU per request of each round's slice, in round order.
+ */
+
+/**
+ * The load of several targets in rounds: each target warmed up once, then `rounds` slices of
+ * `seconds / rounds` each, the targets taking turns within a round (the first of a round moves on by
+ * one each round, so that no target is always measured first). A slow stretch of the machine then
+ * falls on every target alike, and the rounds' spread of a ratio is the run's own noise.
+ * @param {Target[]} targets
+ * @param {{ key: string, body: string, connections: number, seconds: number, warmupSeconds: number, rounds: number }} options
+ * @param {(message: string) => void} [say]
+ * @returns {Promise<Record<string, RoundsResult>>}
+ */
+export const measureLoadRounds = async (targets, options, say = () => undefined) => {
+  const rounds = Math.max(1, Math.round(options.rounds));
+  const slice = options.seconds / rounds;
+  /** @type {Map<string, { requests: number, cpu: number, duration: number, p50: number[], p99: number[], failures: number, perRound: number[] }>} */
+  const sums = new Map();
+  const commonOf = (/** @type {Target} */ target) => ({
+    url: target.url,
+    method: 'POST',
+    headers: target.headers ?? headersFor(options.key),
+    body: options.body,
+    connections: options.connections,
+  });
+  for (const target of targets) {
+    say(`load: ${target.name} warm-up, ${options.connections} connections, ${options.warmupSeconds} s`);
+    await runAutocannon({ ...commonOf(target), duration: options.warmupSeconds });
+    sums.set(target.name, { requests: 0, cpu: 0, duration: 0, p50: [], p99: [], failures: 0, perRound: [] });
+  }
+  await settleDown();
+  for (let round = 0; round < rounds; round += 1) {
+    say(`load: round ${round + 1} of ${rounds}, ${slice} s per target`);
+    for (let turn = 0; turn < targets.length; turn += 1) {
+      const target = /** @type {Target} */ (targets[(round + turn) % targets.length]);
+      const sum = /** @type {NonNullable<ReturnType<typeof sums.get>>} */ (sums.get(target.name));
+      const cpuBefore = cpuSeconds(target.pid);
+      const result = await runAutocannon({ ...commonOf(target), duration: slice });
+      await settleDown();
+      const cpu = cpuSeconds(target.pid) - cpuBefore;
+      const requests = result.requests.total;
+      sum.requests += requests;
+      sum.cpu += cpu;
+      sum.duration += result.duration;
+      sum.p50.push(result.latency.p50);
+      sum.p99.push(result.latency.p99);
+      sum.failures += result.errors + result.timeouts + result.non2xx;
+      sum.perRound[round] = requests > 0 ? (cpu * 1e6) / requests : Number.NaN;
+    }
+  }
+  return Object.fromEntries(
+    [...sums].map(([name, sum]) => [
+      name,
+      {
+        requests: sum.requests,
+        requestsPerSecond: sum.requests / sum.duration,
+        p50Ms: median(sum.p50),
+        p99Ms: median(sum.p99),
+        failures: sum.failures,
+        cpuMicrosPerRequest: sum.requests > 0 ? (sum.cpu * 1e6) / sum.requests : Number.NaN,
+        roundCpuMicros: sum.perRound,
+      },
+    ]),
+  );
+};
+
+/**
+ * The median of some numbers (NaN for none).
+ * @param {number[]} values
+ * @returns {number}
+ */
+export const median = (values) => {
+  const sorted = values.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const upper = sorted[middle] ?? Number.NaN;
+  const lower = sorted[middle - 1] ?? upper;
+  return sorted.length % 2 === 1 ? upper : (lower + upper) / 2;
+};
+
 /** Lets background work (settlements, logs) finish before CPU time is read. */
 const settleDown = () => new Promise((resolve) => setTimeout(resolve, 300));
 

@@ -3,6 +3,8 @@
  * targets, and the text tables printed at the end of a run.
  */
 
+import { median } from './measure.mjs';
+
 const MIB = 1024 * 1024;
 
 /** The targets of architecture's hot-path rules, as the bench checks them. */
@@ -18,7 +20,7 @@ export const TARGETS = {
 
 /**
  * @typedef {object} PhaseResult
- * @property {Record<string, import('./measure.mjs').LoadResult>} load
+ * @property {Record<string, import('./measure.mjs').LoadResult & { roundCpuMicros?: number[] }>} load
  * @property {Record<string, import('./measure.mjs').SequentialResult>} sequential
  * @property {Record<string, import('./measure.mjs').SequentialResult>} stream
  * @property {Record<string, import('./measure.mjs').SequentialResult>} [coldKeys]
@@ -189,6 +191,37 @@ export const table = (header, rows) => {
 
 /** The columns of a phase's table: the direct call, the bare relay, then each Sluice measured. */
 const namesOf = (/** @type {PhaseResult} */ phase) => Object.keys(phase.load);
+
+/**
+ * The ratio of two targets' CPU per request round by round (measure.mjs `measureLoadRounds`): its
+ * median, lowest and highest; undefined with fewer than two rounds.
+ * @param {PhaseResult} phase
+ * @param {string} numerator
+ * @param {string} denominator
+ * @returns {{ median: number, min: number, max: number, rounds: number } | undefined}
+ */
+export const roundRatios = (phase, numerator, denominator) => {
+  const top = phase.load[numerator]?.roundCpuMicros ?? [];
+  const bottom = phase.load[denominator]?.roundCpuMicros ?? [];
+  const ratios = top
+    .map((value, round) => value / (bottom[round] ?? Number.NaN))
+    .filter((ratio) => Number.isFinite(ratio));
+  if (ratios.length < 2) return undefined;
+  return {
+    median: median(ratios),
+    min: Math.min(...ratios),
+    max: Math.max(...ratios),
+    rounds: ratios.length,
+  };
+};
+
+/**
+ * A round ratio as `1.23× (1.10–1.31)`, or '—'.
+ * @param {ReturnType<typeof roundRatios>} spread
+ * @returns {string}
+ */
+const spreadText = (spread) =>
+  spread ? `${fixed(spread.median, 3)}× (${fixed(spread.min, 2)}–${fixed(spread.max, 2)})` : '—';
 const TITLES = /** @type {Record<string, string>} */ ({
   direct: 'direct (double)',
   bare: 'bare relay',
@@ -219,6 +252,12 @@ export const phaseTable = (phase, settings) => {
     ],
     ['load: latency p50 / p99 (ms)', ...each((name) => `${load(name).p50Ms} / ${load(name).p99Ms}`)],
     ['load: CPU µs per request (own process)', ...each((name) => fixed(load(name).cpuMicrosPerRequest, 1))],
+    [
+      'load: CPU ÷ bare relay by round, median (min–max)',
+      ...each((name) =>
+        name === 'direct' || name === 'bare' ? '—' : spreadText(roundRatios(phase, name, 'bare')),
+      ),
+    ],
     ['load: failed requests', ...each((name) => String(load(name).failures))],
     [
       'sequential: latency p50 / mean (ms)',
@@ -367,6 +406,14 @@ export const pairedTable = (base, populated) => {
         compare === 'ratio' ? `${fixed(b / a, 3)}×` : `${b - a >= 0 ? '+' : ''}${fixed(b - a, 3)}`,
       ]);
     }
+    const spread = roundRatios(phase, 'sluice-b', 'sluice');
+    if (spread)
+      rows.push([
+        `${label}: load: CPU B ÷ Sluice by round, median (min–max of ${spread.rounds})`,
+        '',
+        '',
+        spreadText(spread),
+      ]);
   }
   return table(['', 'Sluice', 'Sluice B', 'B against Sluice'], rows);
 };

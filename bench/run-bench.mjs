@@ -24,7 +24,7 @@ import { fetch } from 'undici';
 import Sqlite from 'better-sqlite3';
 import { PINNED, firstMessage, killAll, pinBench, startNode, stopChild } from './children.mjs';
 import { measureClientFormats } from './client-formats.mjs';
-import { measureLoad, measureSequential } from './measure.mjs';
+import { measureLoadRounds, measureSequential } from './measure.mjs';
 import { measurePromptSweep } from './prompt-sweep.mjs';
 import { measureConcurrency, measureFlood, measureJitter } from './sweeps.mjs';
 import { prepareNode24 } from './node24.mjs';
@@ -108,6 +108,8 @@ const SETTINGS = {
   quick,
   connections: 50,
   loadSeconds: quick ? 3 : 10,
+  /** The load is measured in this many slices per target, the targets taking turns (measure.mjs). */
+  loadRounds: Number(process.env['BENCH_LOAD_ROUNDS'] ?? (quick ? 1 : 5)),
   warmupSeconds: quick ? 2 : 3,
   sequentialCount: quick ? 300 : 1000,
   sequentialWarmup: quick ? 50 : 200,
@@ -288,18 +290,18 @@ const sluiceTarget = ({ instance, child }) => ({
  */
 const measurePhase = async (servers, sluices, coldKeys) => {
   const targets = [...helperTargets(servers), ...sluices.map(sluiceTarget)];
-  /** @type {Record<string, import('./measure.mjs').LoadResult>} */
-  const load = {};
-  for (const target of targets) {
-    say(`load: ${target.name}, ${SETTINGS.connections} connections, ${SETTINGS.loadSeconds} s`);
-    load[target.name] = await measureLoad(target, {
+  const load = await measureLoadRounds(
+    targets,
+    {
       key: ROOT_KEY,
       body: CHAT_BODY,
       connections: SETTINGS.connections,
       seconds: SETTINGS.loadSeconds,
       warmupSeconds: SETTINGS.warmupSeconds,
-    });
-  }
+      rounds: SETTINGS.loadRounds,
+    },
+    say,
+  );
   const sequentialOptions = {
     keys: () => ROOT_KEY,
     count: SETTINGS.sequentialCount,
