@@ -44,6 +44,23 @@ describe('the live counters in memory', () => {
     expect(minutesOf(later).every((minute) => minute.requests === 0)).toBe(true);
   });
 
+  it('count right for more models, users and channels than their names are kept for', async () => {
+    const now = START + 10_000;
+    const counters = createLiveCounters({ now: () => now });
+    for (let round = 0; round < 2; round += 1)
+      for (let i = 0; i < 10_050; i += 1) {
+        counters.answered(i, 10);
+        counters.settled(i, `model-${i}`, 3, 1, 1, 2);
+      }
+    const window = await counters.read(1, now);
+    expect(minutesOf(window)[0]?.requests).toBe(20_100);
+    expect(minutesOf(window, 10_049)[0]?.requests).toBe(2);
+    const models = modelsOf(window);
+    expect(models).toHaveLength(10_050);
+    expect(models.find((model) => model.model === 'model-7')?.prompt_tokens).toBe(6);
+    expect(channelsOf(window).find((channel) => channel.channel_id === 10_049)?.attempts).toBe(2);
+  });
+
   it('rates the last 60 seconds: the current minute and the share of the one before still inside', () => {
     const minutes = [
       { minute: 0, requests: 60, tokens: 600 },

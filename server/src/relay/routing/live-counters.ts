@@ -36,13 +36,21 @@ const READ = `local out = {} for i = 1, #KEYS do out[i] = redis.call('HGETALL', 
 
 const minuteOf = (ms: number) => Math.floor(ms / 60_000);
 
-const add = (buckets: Map<number, Map<string, number>>, minute: number, field: string, amount: number) => {
-  let bucket = buckets.get(minute);
-  if (!bucket) {
-    bucket = new Map();
-    buckets.set(minute, bucket);
-  }
-  bucket.set(field, (bucket.get(field) ?? 0) + amount);
+/** Past this many names of one kind the cache starts over (model names come from requests). */
+const FIELD_CACHE_SIZE = 10_000;
+
+/** A cache of the field names of one kind of subject, keyed by the subject. */
+const fieldNames = <K, F>(make: (key: K) => F): ((key: K) => F) => {
+  const cache = new Map<K, F>();
+  return (key) => {
+    let fields = cache.get(key);
+    if (fields === undefined) {
+      if (cache.size >= FIELD_CACHE_SIZE) cache.clear();
+      fields = make(key);
+      cache.set(key, fields);
+    }
+    return fields;
+  };
 };
 
 /**
@@ -88,32 +96,52 @@ export const createLiveCounters = (deps: {
     return sending;
   };
 
-  const count = (field: string, amount: number) => {
+  /** The bucket of the current minute (made when the minute starts), made room for as it goes. */
+  const bucketNow = (): Map<string, number> => {
     const minute = minuteOf(now());
-    add(buckets, minute, field, amount);
-    if (deps.run) {
-      timer ??= setTimeout(() => void send(), FLUSH_MS).unref();
-    } else if (buckets.size > LIVE_MINUTES + 1) {
-      for (const old of buckets.keys()) if (old <= minute - LIVE_MINUTES) buckets.delete(old);
+    let bucket = buckets.get(minute);
+    if (!bucket) {
+      bucket = new Map();
+      buckets.set(minute, bucket);
+      if (!deps.run && buckets.size > LIVE_MINUTES + 1)
+        for (const old of buckets.keys()) if (old <= minute - LIVE_MINUTES) buckets.delete(old);
     }
+    if (deps.run) timer ??= setTimeout(() => void send(), FLUSH_MS).unref();
+    return bucket;
   };
+  const bump = (bucket: Map<string, number>, field: string, amount: number) => {
+    bucket.set(field, (bucket.get(field) ?? 0) + amount);
+  };
+  // The field names of a channel, a user or a model, made once rather than on every request.
+  const channelFields = fieldNames((id: number) => ({
+    ok: `c:${id}:ok`,
+    fb: `c:${id}:fb`,
+    err: `c:${id}:err`,
+  }));
+  const userFields = fieldNames((id: number) => ({ r: `u:${id}:r`, t: `u:${id}:t`, q: `u:${id}:q` }));
+  const modelFields = fieldNames((model: string) => ({ p: `m:${model}:p`, c: `m:${model}:c` }));
 
   return {
     answered: (channelId, firstByteMs) => {
-      count(`c:${channelId}:ok`, 1);
-      count(`c:${channelId}:fb`, firstByteMs);
+      const bucket = bucketNow();
+      const fields = channelFields(channelId);
+      bump(bucket, fields.ok, 1);
+      bump(bucket, fields.fb, firstByteMs);
     },
-    failed: (channelId) => count(`c:${channelId}:err`, 1),
+    failed: (channelId) => bump(bucketNow(), channelFields(channelId).err, 1),
     settled: (userId, model, prompt, completion, cached, quota) => {
+      const bucket = bucketNow();
       const tokens = prompt + completion;
-      count('r', 1);
-      count('t', tokens);
-      count(`u:${userId}:r`, 1);
-      count(`u:${userId}:t`, tokens);
-      count(`u:${userId}:q`, quota);
+      const user = userFields(userId);
+      bump(bucket, 'r', 1);
+      bump(bucket, 't', tokens);
+      bump(bucket, user.r, 1);
+      bump(bucket, user.t, tokens);
+      bump(bucket, user.q, quota);
       if (prompt > 0) {
-        count(`m:${model}:p`, prompt);
-        count(`m:${model}:c`, Math.min(cached, prompt));
+        const fields = modelFields(model);
+        bump(bucket, fields.p, prompt);
+        bump(bucket, fields.c, Math.min(cached, prompt));
       }
     },
     read: async (size, nowMs = now()) => {
