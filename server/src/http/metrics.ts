@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { registerHttpMetrics } from './http-metrics.js';
+import { registerOverheadMetric } from './overhead-metric.js';
 
 export interface Metrics {
   readonly registry: Registry;
@@ -13,6 +14,8 @@ export interface Metrics {
   readonly relayLimiterUnavailable: (outcome: 'open' | 'closed') => void;
   /** Observes the seconds from an answer's end to its settlement's commit. */
   readonly billingLag: (seconds: number) => void;
+  /** Observes Sluice's own seconds in a relayed answer (overhead-metric.ts), by route. */
+  readonly relayOverhead: (route: string, seconds: number) => void;
 }
 
 const surfaceOf = (path: string): string =>
@@ -29,6 +32,7 @@ export const createMetrics = (): Metrics => {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'sluice_' });
   const { observe } = registerHttpMetrics(registry);
+  const overhead = registerOverheadMetric(registry);
   const failedOpen = new Counter({
     name: 'sluice_rate_limit_failed_open_total',
     help: 'Requests the per-IP rate limiter let through because its store (Redis) could not answer',
@@ -52,6 +56,7 @@ export const createMetrics = (): Metrics => {
     limiterFailedOpen: () => failedOpen.inc(),
     relayLimiterUnavailable: (outcome) => relayLimiter.inc({ outcome }),
     billingLag: (seconds) => lag.observe(seconds),
+    relayOverhead: overhead.observe,
     middleware: async (c, next) => {
       const started = performance.now();
       await next();

@@ -14,7 +14,7 @@ import { dispatchRelay, type RelayRouteDeps } from '../request/relay-dispatch.js
 import type { RelayRoute } from '../request/relay-request.js';
 import { clientErrorOf } from './client-error.js';
 import { credentialOf, isRelayPrefix, matchRoute } from './route-match.js';
-import type { ChunkSource, RelayReply } from '../pipeline/relay-response.js';
+import { overheadMs, type ChunkSource, type RelayReply } from '../pipeline/relay-response.js';
 
 export interface RelayHttpDeps {
   readonly relay: RelayRouteDeps;
@@ -287,6 +287,8 @@ export const createRelayHttp = (deps: RelayHttpDeps): NodeHandler => {
     const account = () => {
       const elapsed = performance.now() - started;
       metrics.observe('relay', 'POST', route.path, status, elapsed / 1000);
+      const own = overheadMs(reply, elapsed);
+      if (own !== undefined) metrics.relayOverhead(route.path, own / 1000);
       // Every relayed answer already has its consumption log row: the access line of a success is for
       // debugging only (at info it costs the hot path more than the rest of its bookkeeping).
       // A refusal's line is capped (a flood of bad keys would write one per request); 5xx never is.

@@ -122,12 +122,19 @@ const attemptWith = async (
     : upstreamRequest;
   // The channel's own timeouts (its config), else the defaults; a stream must open by `openBy`.
   const timeouts = deps.upstream.timeoutsOf(row);
-  const openBy = performance.now() + timeouts.firstByteMs;
+  const sentAt = performance.now();
+  const openBy = sentAt + timeouts.firstByteMs;
   let response;
   try {
     response = await deps.upstream.send(outgoing, call.clientSignal, timeouts);
   } catch (error) {
     throw transportFailure(error, call.clientSignal.aborted);
+  }
+  const wait = context.upstreamWait;
+  if (wait) {
+    // The overhead counts the upstream's time from here to its last byte read (a polled task: none).
+    wait.sentAt = sentAt;
+    wait.body = adaptor.task?.applies(meta) ? undefined : response.body;
   }
   const contentType = response.headers['content-type'] ?? '';
   const kind = answerKindOf(request);

@@ -7,7 +7,7 @@ import { mapModel } from '../routing/channel-meta.js';
 import { runAttempt } from './attempt.js';
 import type { RoutableChannel } from '../routing/relay-index.js';
 import type { PipelineDeps, RelayCall, RequestContext } from './relay-context.js';
-import type { RelayReply } from './relay-response.js';
+import type { RelayReply, UpstreamWait } from './relay-response.js';
 import { AttemptFailure, finalFailure } from './upstream-error.js';
 
 /**
@@ -44,7 +44,13 @@ export const runPipeline = async (deps: PipelineDeps, call: RelayCall): Promise<
     throw error;
   }
   Object.assign(answered.headers, lease.headers);
-  return { status: answered.status, headers: answered.headers, body: answered.body, onEnd: lease.end };
+  return {
+    status: answered.status,
+    headers: answered.headers,
+    body: answered.body,
+    onEnd: lease.end,
+    upstreamWait: answered.upstreamWait,
+  };
 };
 
 const relayAdmitted = async (
@@ -71,6 +77,7 @@ const relayAdmitted = async (
   let counted: number | undefined;
   // The attempts, for the log row: one object and one array per request.
   const trail = routingTrail(call.strategy, call.affinity);
+  const upstreamWait: UpstreamWait = { failedMs: 0, sentAt: 0, body: undefined };
   const context: RequestContext = {
     deps,
     call,
@@ -91,6 +98,7 @@ const relayAdmitted = async (
     localPromptTokens: () =>
       (counted ??= promptTokensOf(request, firstModel, options.ApproximateTokenEnabled)),
     lease,
+    upstreamWait,
   };
 
   let failure: AppError | undefined;
@@ -106,8 +114,11 @@ const relayAdmitted = async (
       const answer = await runAttempt(context, candidate.row);
       if (failure === undefined) deps.onChannelSuccess?.(candidate.row.id);
       deps.breaker?.succeeded(candidate.row.id);
+      answer.upstreamWait = upstreamWait;
       return answer;
     } catch (error) {
+      upstreamWait.failedMs += performance.now() - trail.startedAt;
+      upstreamWait.body = undefined;
       if (!(error instanceof AttemptFailure)) {
         deps.track(deps.billing.release(admission.payer, admission.reserved, admission.reservationId));
         throw error;

@@ -14,6 +14,7 @@ import type { RelayRequest } from '../request/relay-request.js';
 import type { ChannelBreaker } from '../routing/channel-breaker.js';
 import type { RoutableChannel } from '../routing/relay-index.js';
 import type { CallRoute } from '../routing/call-route.js';
+import type { UpstreamWait } from './relay-response.js';
 import type { RoutingStrategyName } from '@sluice/contract/routing-strategies';
 import type { Upstream } from '../upstream/upstream.js';
 
@@ -84,4 +85,6 @@ export interface RequestContext {
   readonly localPromptTokens: () => number;
   /** The request's place in its rate limits, when any is set: settled on the usage billed. */
   readonly lease?: LimitLease | undefined;
+  /** Its time on upstreams, written by the attempts; absent: not measured. */
+  readonly upstreamWait?: UpstreamWait | undefined;
 }

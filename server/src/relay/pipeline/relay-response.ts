@@ -55,6 +55,18 @@ export const passedOn = (
   return whole;
 };
 
+/**
+ * A request's time on upstreams, for its overhead (http/overhead-metric.ts): the failed attempts'
+ * milliseconds (each whole), and the answering attempt's request sent and its body, whose
+ * `lastArrivalAt` says when the upstream last sent something. A body left unset (a polled task: its
+ * pauses are not the upstream answering) observes no overhead.
+ */
+export interface UpstreamWait {
+  failedMs: number;
+  sentAt: number;
+  body: UpstreamBody | undefined;
+}
+
 /** What the relay answers: written straight to the Node response (no web `Response` on the hot path). */
 export interface RelayReply {
   readonly status: number;
@@ -62,7 +74,17 @@ export interface RelayReply {
   readonly body: Uint8Array | string | ChunkSource;
   /** Called once when the answer is over (sent whole, stream ended, client gone): frees what it held. */
   readonly onEnd?: (() => void) | undefined;
+  /** The request's time on upstreams (set by the pipeline on an answered request). */
+  upstreamWait?: UpstreamWait | undefined;
 }
+
+/** Sluice's own milliseconds in a reply `elapsedMs` after its request came; undefined when not measured. */
+export const overheadMs = (reply: RelayReply, elapsedMs: number): number | undefined => {
+  const wait = reply.upstreamWait;
+  if (!wait?.body) return undefined;
+  const upstreamMs = wait.failedMs + Math.max(0, wait.body.lastArrivalAt - wait.sentAt);
+  return Math.max(0, elapsedMs - upstreamMs);
+};
 
 /** Every answer the relay builds carries the request id, under one-api's name and Sluice's (`headers` is the caller's own object). */
 export const reply = (

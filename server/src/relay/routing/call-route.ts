@@ -88,6 +88,7 @@ export class CallRoute implements KeyRoute {
         ended?.();
         this.leave();
       },
+      upstreamWait: reply.upstreamWait,
     };
   }
 

@@ -28,6 +28,7 @@ export class UpstreamBody {
   #state: 'open' | 'ended' | 'failed' = 'open';
   #failure: Error | undefined;
   #waiter: Waiter | undefined;
+  #lastArrival = 0;
   readonly #controller: BodyController | undefined;
 
   /** Without a controller (tests), nothing can be paused or aborted upstream. */
@@ -40,6 +41,11 @@ export class UpstreamBody {
     return this.#state === 'ended' && this.#size === 0;
   }
 
+  /** `performance.now()` when the upstream last sent something (a chunk, the end, a failure); 0 before. */
+  get lastArrivalAt(): number {
+    return this.#lastArrival;
+  }
+
   /** The whole body at once when it has already ended (nothing read yet waits), else undefined. */
   whole(): Buffer | undefined {
     if (this.#state !== 'ended' || this.#waiter) return undefined;
@@ -49,6 +55,7 @@ export class UpstreamBody {
   /** Producer: a chunk arrived. */
   push(chunk: Buffer): void {
     if (this.#state !== 'open') return;
+    this.#lastArrival = performance.now();
     this.#chunks.push(chunk);
     this.#size += chunk.length;
     const waiter = this.#waiter;
@@ -64,6 +71,7 @@ export class UpstreamBody {
   /** Producer: the body is complete. */
   end(): void {
     if (this.#state !== 'open') return;
+    this.#lastArrival = performance.now();
     this.#state = 'ended';
     const waiter = this.#waiter;
     this.#waiter = undefined;
