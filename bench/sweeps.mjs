@@ -11,6 +11,13 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { measureLoad, measureSequential, statsOf } from './measure.mjs';
+import { URL } from 'node:url';
+import { overheadBetween, readOverhead } from './overhead.mjs';
+
+/** @typedef {import('./overhead.mjs').OwnTime} OwnTime */
+
+/** @type {Map<number, number>} */
+const NONE = new Map();
 import { cpuSeconds } from './proc-stats.mjs';
 import { table } from './report.mjs';
 import { BENCH_MODEL } from './sluice-process.mjs';
@@ -67,11 +74,12 @@ const timed = async (url, key, body, agent) => {
 
 /**
  * `connections` closed loops, each sending `rounds` requests to every target in turn, on its own
- * connection to each.
+ * connection to each; `counted` is awaited between the warm-up and the counted rounds.
  * @param {import('./measure.mjs').Target[]} targets
  * @param {{ key: string, body: string, connections: number, rounds: number }} options
+ * @param {() => Promise<void>} [counted]
  */
-const closedLoops = async (targets, options) => {
+const closedLoops = async (targets, options, counted = () => Promise.resolve()) => {
   const agents = targets.map(() => new Agent({ connections: options.connections, keepAliveTimeout: 30_000 }));
   /** @type {{ totalMs: number, firstByteMs: number }[][]} */
   const timings = targets.map(() => []);
@@ -89,6 +97,7 @@ const closedLoops = async (targets, options) => {
         }
     };
     await Promise.all(Array.from({ length: options.connections }, () => loop(false)));
+    await counted();
     await Promise.all(Array.from({ length: options.connections }, () => loop(true)));
   } finally {
     await Promise.all(agents.map((agent) => agent.close()));
@@ -113,24 +122,40 @@ const closedLoops = async (targets, options) => {
  * @param {(message: string) => void} say
  */
 export const measureConcurrency = async (targets, settings, say) => {
-  /** @type {{ connections: number, plain: Record<string, { totalMs: import('./measure.mjs').Stats, firstByteMs: import('./measure.mjs').Stats }>, stream: Record<string, { totalMs: import('./measure.mjs').Stats, firstByteMs: import('./measure.mjs').Stats }> }[]} */
+  /** @typedef {Record<string, { totalMs: import('./measure.mjs').Stats, firstByteMs: import('./measure.mjs').Stats }>} Timings */
+  /** @type {{ connections: number, plain: Timings, stream: Timings, own: { plain: Record<string, OwnTime>, stream: Record<string, OwnTime> } }[]} */
   const points = [];
+  const sluices = targets.filter((target) => target.name.startsWith('sluice'));
+  /**
+   * The closed loops, and each Sluice's own time over their counted rounds (its /metrics).
+   * @param {string} body
+   * @param {number} connections
+   * @param {number} rounds
+   */
+  const measured = async (body, connections, rounds) => {
+    /** @type {Map<number, number>[]} */
+    let before = [];
+    const timings = await closedLoops(targets, { key: settings.key, body, connections, rounds }, async () => {
+      before = await Promise.all(sluices.map((target) => readOverhead(new URL(target.url).origin)));
+    });
+    const after = await Promise.all(sluices.map((target) => readOverhead(new URL(target.url).origin)));
+    /** @type {Record<string, OwnTime>} */
+    const own = {};
+    for (const [index, target] of sluices.entries())
+      own[target.name] = overheadBetween(before[index] ?? NONE, after[index] ?? NONE);
+    return { timings, own };
+  };
   for (const connections of [1, 4, 16, 64]) {
     const rounds = Math.max(10, Math.round((settings.quick ? 300 : 1500) / connections));
     say(`concurrency sweep: ${connections} connections × ${rounds} rounds over every target`);
-    const plain = await closedLoops(targets, {
-      key: settings.key,
-      body: chat(BENCH_MODEL, false),
+    const plain = await measured(chat(BENCH_MODEL, false), connections, rounds);
+    const stream = await measured(chat(BENCH_MODEL, true), connections, rounds);
+    points.push({
       connections,
-      rounds,
+      plain: plain.timings,
+      stream: stream.timings,
+      own: { plain: plain.own, stream: stream.own },
     });
-    const stream = await closedLoops(targets, {
-      key: settings.key,
-      body: chat(BENCH_MODEL, true),
-      connections,
-      rounds,
-    });
-    points.push({ connections, plain, stream });
   }
   return points;
 };
@@ -155,6 +180,12 @@ export const concurrencyTable = (points) => {
         point.connections <= 16
           ? added('plain', 'p99') <= 1 && added('stream', 'p99') <= 1
           : ownP99 <= 2 * directP99;
+      const own = (/** @type {'plain' | 'stream'} */ kind) => {
+        const time = point.own[kind][name];
+        return time
+          ? `${time.p50Ms.toFixed(3)} / ${time.p99Ms.toFixed(3)} (${(time.within1Ms * 100).toFixed(1)} %)`
+          : '—';
+      };
       rows.push([
         String(point.connections),
         name,
@@ -163,6 +194,8 @@ export const concurrencyTable = (points) => {
         `${directP99.toFixed(2)} / ${ownP99.toFixed(2)}`,
         point.connections <= 16 ? 'added p99 ≤ 1 ms' : 'p99 ≤ 2 × direct',
         judged ? (met ? 'ok' : 'MISS') : '',
+        own('plain'),
+        own('stream'),
       ]);
     }
   return table(
@@ -174,6 +207,8 @@ export const concurrencyTable = (points) => {
       'p99 direct / own',
       'target',
       'verdict',
+      'own p50 / p99 ms (≤ 1 ms)',
+      'own to first byte p50 / p99 (≤ 1 ms)',
     ],
     rows,
   );
