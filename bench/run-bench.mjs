@@ -26,7 +26,8 @@ import { PINNED, firstMessage, killAll, pinBench, startNode, stopChild } from '.
 import { measureClientFormats } from './client-formats.mjs';
 import { measureLoadRounds, measureSequential } from './measure.mjs';
 import { measurePromptSweep } from './prompt-sweep.mjs';
-import { measureConcurrency, measureFlood, measureJitter } from './sweeps.mjs';
+import { measureConcurrency } from './concurrency.mjs';
+import { measureFlood, measureJitter } from './sweeps.mjs';
 import { prepareNode24 } from './node24.mjs';
 import { measurePeers, portkeyTarget, startPortkey } from './peers.mjs';
 import { measureSoak } from './soak.mjs';

@@ -12,14 +12,15 @@ import { machine } from './proc-stats.mjs';
 import { promptSweepTable } from './prompt-sweep.mjs';
 import { derive, pairedTable, phaseTable, slowMachineNote, verdicts, verdictTable } from './report.mjs';
 import { BENCH_MODEL } from './sluice-process.mjs';
-import { concurrencyTable, floodTable, jitterTable, SLOW_GAP_MS } from './sweeps.mjs';
+import { concurrencyTable } from './concurrency.mjs';
+import { floodTable, jitterTable, SLOW_GAP_MS } from './sweeps.mjs';
 
 /**
  * @typedef {object} RunResult
  * @property {import('./report.mjs').PhaseResult | undefined} phase
  * @property {import('./client-formats.mjs').FormatResult | undefined} formats
  * @property {import('./prompt-sweep.mjs').SweepPoint[] | undefined} prompts
- * @property {Awaited<ReturnType<typeof import('./sweeps.mjs').measureConcurrency>> | undefined} concurrency
+ * @property {Awaited<ReturnType<typeof import('./concurrency.mjs').measureConcurrency>> | undefined} concurrency
  * @property {Awaited<ReturnType<typeof import('./sweeps.mjs').measureJitter>> | undefined} jitter
  * @property {Awaited<ReturnType<typeof import('./sweeps.mjs').measureFlood>> | undefined} flood
  * @property {Awaited<ReturnType<typeof import('./peers.mjs').measurePeers>> | undefined} peers
