@@ -1,4 +1,11 @@
 import type { Registry } from 'prom-client';
+import {
+  histogramValues,
+  observeInto,
+  plainHistogram,
+  registerPlainMetric,
+  type PlainHistogram,
+} from './plain-histogram.js';
 
 /** From 0.1 ms: a relay's own time is a fraction of a millisecond when all is well. */
 export const OVERHEAD_BUCKETS = [
@@ -7,58 +14,31 @@ export const OVERHEAD_BUCKETS = [
 
 const NAME = 'sluice_relay_overhead_seconds';
 
-interface Series {
-  /** Observations per bucket (not cumulative); the last slot is +Inf. */
-  readonly buckets: number[];
-  sum: number;
-  count: number;
-}
-
-type Value = { value: number; labels: Record<string, string | number>; metricName?: string };
-
 /**
  * Sluice's own time in a relayed answer, by route: from the request's arrival to the client's first
  * byte (a whole answer's end), less the time spent waiting on upstreams (each failed attempt whole,
  * and the answering one from its request sent to the last upstream byte it had read by then). What
- * TensorZero calls its latency overhead; counted in plain numbers, read out when /metrics is.
+ * TensorZero calls its latency overhead; counted in plain numbers (plain-histogram.ts).
  */
 export const registerOverheadMetric = (registry: Registry) => {
-  const series = new Map<string, Series>();
+  const series = new Map<string, PlainHistogram>();
   const observe = (route: string, seconds: number): void => {
-    let entry = series.get(route);
-    if (!entry) {
-      entry = { buckets: new Array<number>(OVERHEAD_BUCKETS.length + 1).fill(0), sum: 0, count: 0 };
-      series.set(route, entry);
+    let histogram = series.get(route);
+    if (!histogram) {
+      histogram = plainHistogram(OVERHEAD_BUCKETS);
+      series.set(route, histogram);
     }
-    let bucket = 0;
-    while (bucket < OVERHEAD_BUCKETS.length && seconds > (OVERHEAD_BUCKETS[bucket] as number)) bucket += 1;
-    entry.buckets[bucket] = (entry.buckets[bucket] ?? 0) + 1;
-    entry.sum += seconds;
-    entry.count += 1;
+    observeInto(histogram, OVERHEAD_BUCKETS, seconds);
   };
-  const values = (): Value[] => {
-    const out: Value[] = [];
-    for (const [route, entry] of series) {
-      let cumulative = 0;
-      OVERHEAD_BUCKETS.forEach((bound, index) => {
-        cumulative += entry.buckets[index] ?? 0;
-        out.push({ value: cumulative, labels: { route, le: bound }, metricName: `${NAME}_bucket` });
-      });
-      out.push({ value: entry.count, labels: { route, le: '+Inf' }, metricName: `${NAME}_bucket` });
-      out.push({ value: entry.sum, labels: { route }, metricName: `${NAME}_sum` });
-      out.push({ value: entry.count, labels: { route }, metricName: `${NAME}_count` });
-    }
-    return out;
-  };
-  const help =
-    "Sluice's own time in a relayed answer (to the client's first byte, or a whole answer's end) less the time spent waiting on upstreams, by route.";
-  registry.registerMetric({
+  registerPlainMetric(registry, {
     name: NAME,
-    help,
+    help: "Sluice's own time in a relayed answer (to the client's first byte, or a whole answer's end) less the time spent waiting on upstreams, by route.",
     type: 'histogram',
-    aggregator: 'sum',
-    get: () => Promise.resolve({ name: NAME, help, type: 'histogram', aggregator: 'sum', values: values() }),
+    values: () =>
+      [...series].flatMap(([route, histogram]) =>
+        histogramValues(NAME, OVERHEAD_BUCKETS, histogram, { route }),
+      ),
     reset: () => series.clear(),
-  } as unknown as Parameters<Registry['registerMetric']>[0]);
+  });
   return { observe };
 };
