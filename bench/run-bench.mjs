@@ -118,6 +118,11 @@ const SETTINGS = {
   populate: { tokens: 10_000, channels: 1_000, logs: quick ? 200_000 : 1_000_000 },
 };
 
+if (!Number.isInteger(SETTINGS.loadRounds) || SETTINGS.loadRounds < 1)
+  throw new Error(
+    `BENCH_LOAD_ROUNDS: a whole number of rounds, 1 or more (got ${process.env['BENCH_LOAD_ROUNDS']})`,
+  );
+
 const MESSAGES = [
   { role: 'system', content: 'You are a helpful assistant.' },
   { role: 'user', content: 'Hello! Please greet me back in one short sentence.' },
