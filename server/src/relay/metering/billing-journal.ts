@@ -21,6 +21,7 @@ import { parseJson } from '@sluice/contract/parse-json';
 import { CLIENT_FORMATS } from '@sluice/contract/schemas/log';
 import { z } from 'zod';
 import type { Settlement } from './settlement-write.js';
+import { UnwrittenSeqs } from './unwritten-seqs.js';
 
 export interface BillingJournal {
   readonly instanceId: string;
@@ -70,24 +71,17 @@ export const thisOwner = (instanceId: string): JournalOwner => ({
 
 /** A journal kept in memory only (tests, and `BILLING_JOURNAL_DIR=off`): sequence numbers, no file. */
 export const memoryJournal = (instanceId: string): BillingJournal => {
-  let next = 1;
-  const waiting = new Set<number>();
+  const waiting = new UnwrittenSeqs();
   return {
     instanceId,
-    append: () => {
-      waiting.add(next);
-      return next++;
-    },
+    append: () => waiting.take(),
     written: (seqs) => {
-      for (const seq of seqs) waiting.delete(seq);
+      for (const seq of seqs) waiting.written(seq);
     },
-    oldestKept: () => {
-      for (const seq of waiting) return seq;
-      return next;
-    },
+    oldestKept: () => waiting.oldest,
     durable: () => undefined,
     flush: () => undefined,
-    pending: () => waiting.size,
+    pending: () => waiting.count,
     close: () => undefined,
   };
 };
@@ -99,9 +93,8 @@ export const fileJournal = (
   segmentBytes = SEGMENT_BYTES,
   onWriteError: (error: unknown) => void = () => undefined,
 ): BillingJournal => {
-  let next = 1;
-  /** Unwritten settlements by seq; insertion order is seq order, so the first is the oldest. */
-  const waiting = new Set<number>();
+  /** The settlements' sequence numbers, and which are not written yet. */
+  const waiting = new UnwrittenSeqs();
   /** Segments oldest first: their first seq and file; the last is the one appended to. */
   const segments: { first: number; path: string; fd: number; bytes: number }[] = [];
   /** Lines appended and not yet in the file, and the seq of the first of them. */
@@ -147,7 +140,7 @@ export const fileJournal = (
 
   /** Deletes the segments (not the current one) whose settlements are all written. */
   const prune = () => {
-    const oldest = waiting.values().next().value ?? next;
+    const oldest = waiting.oldest;
     while (segments.length > 1) {
       const [segment, following] = segments as [(typeof segments)[number], (typeof segments)[number]];
       if (following.first > oldest) break;
@@ -157,15 +150,14 @@ export const fileJournal = (
     }
   };
 
-  begin(next);
+  begin(waiting.next);
   return {
     instanceId: owner.instanceId,
     append: (settlement) => {
-      const seq = next++;
+      const seq = waiting.take();
       if (linesCount === 0) linesFirst = seq;
       lines += `{"s":${seq},"t":${JSON.stringify(settlement)}}\n`;
       linesCount += 1;
-      waiting.add(seq);
       if (!flushed)
         flushed = new Promise<void>((resolve) => {
           resolveFlushed = resolve;
@@ -176,16 +168,16 @@ export const fileJournal = (
     durable: () => flushed,
     flush,
     written: (seqs) => {
-      for (const seq of seqs) waiting.delete(seq);
+      for (const seq of seqs) waiting.written(seq);
       if (segments.length > 1) prune();
     },
-    oldestKept: () => segments[0]?.first ?? next,
-    pending: () => waiting.size,
+    oldestKept: () => segments[0]?.first ?? waiting.next,
+    pending: () => waiting.count,
     close: () => {
       flush();
       for (const segment of segments) closeSync(segment.fd);
       // Everything written: nothing for a restart to replay.
-      if (waiting.size === 0) for (const segment of segments) unlinkSync(segment.path);
+      if (waiting.count === 0) for (const segment of segments) unlinkSync(segment.path);
       segments.length = 0;
     },
   };

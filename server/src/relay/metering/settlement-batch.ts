@@ -9,17 +9,20 @@ import { writeLogRows, writeSettlements, type Journaled, type Settlement } from 
  * A settlement the database refused on its own: charged at its reservation instead (no balance
  * move, since the reservation is already taken), with a log row that says so.
  */
-export const atReservation = ({ seq, settlement }: Journaled): Journaled => ({
-  seq,
-  settlement: {
-    ...settlement,
-    quota: settlement.preQuota,
-    log: settlement.log && {
-      ...settlement.log,
-      content: `${settlement.log.content}; the real cost (${settlement.quota}) could not be written: settled at the reservation`,
+export const atReservation = (entry: Journaled): Journaled => {
+  const { settlement } = entry;
+  return {
+    ...entry,
+    settlement: {
+      ...settlement,
+      quota: settlement.preQuota,
+      log: settlement.log && {
+        ...settlement.log,
+        content: `${settlement.log.content}; the real cost (${settlement.quota}) could not be written: settled at the reservation`,
+      },
     },
-  },
-});
+  };
+};
 
 /** Settlements that could not be written at all (the database unreachable): said with their amounts. */
 export class SettlementsNotWritten extends Error {
@@ -101,15 +104,12 @@ export interface BatcherOptions {
 export const createSettlementBatcher = (options: BatcherOptions): SettlementBatcher => {
   const { db, logDb, dialect, journal, windowMs, committed } = options;
   const settled = options.settled ?? (() => undefined);
-  /** When each settlement waiting was queued (performance.now()), for the lag. */
-  const queuedAt = new Map<number, number>();
-  const measured = (entries: readonly Journaled[], committed: boolean) => {
+  /** Each committed settlement's lag: from its queueing to now. */
+  const measured = (entries: readonly Journaled[]) => {
+    const lag = options.lag;
+    if (!lag) return;
     const now = performance.now();
-    for (const { seq } of entries) {
-      const at = queuedAt.get(seq);
-      queuedAt.delete(seq);
-      if (committed && at !== undefined) options.lag?.((now - at) / 1000);
-    }
+    for (const { queuedAt } of entries) if (queuedAt !== undefined) lag((now - queuedAt) / 1000);
   };
   const sameDatabase = db === logDb;
   const scope = { dialect, instanceId: journal.instanceId, logsHere: sameDatabase };
@@ -132,7 +132,7 @@ export const createSettlementBatcher = (options: BatcherOptions): SettlementBatc
       .execute((trx) => writeSettlements(trx, entries, { ...scope, checkWritten }));
     committed(userMoves);
     journal.written(entries.map((entry) => entry.seq));
-    measured(entries, true);
+    measured(entries);
     return rows;
   };
 
@@ -203,7 +203,6 @@ export const createSettlementBatcher = (options: BatcherOptions): SettlementBatc
     // Not written: still in the journal, the next start replays them.
     const lost = [...refused, ...pending];
     for (const entry of lost) settled(entry.settlement, false);
-    measured(lost, false);
     // A separate log database: the balances are committed; their rows are written until it answers,
     // in one transaction, so that a try broken half-way leaves no rows to write twice.
     if (!sameDatabase && rows.length > 0)
@@ -213,8 +212,7 @@ export const createSettlementBatcher = (options: BatcherOptions): SettlementBatc
 
   const settle = (settlement: Settlement): Promise<void> => {
     const seq = journal.append(settlement);
-    queuedAt.set(seq, performance.now());
-    queue.push({ seq, settlement });
+    queue.push({ seq, settlement, queuedAt: performance.now() });
     batch ??= new Promise<void>((resolve, reject) => {
       setTimeout(() => {
         const settlements = queue;

@@ -54,6 +54,8 @@ export interface Settlement {
 export interface Journaled {
   readonly seq: number;
   readonly settlement: Settlement;
+  /** When it was queued for writing (performance.now()), for the billing lag; absent in a replay. */
+  readonly queuedAt?: number;
 }
 
 export interface WriteScope {
