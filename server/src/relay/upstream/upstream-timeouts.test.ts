@@ -15,9 +15,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /**
- * What a call's promise settled with, and after how many milliseconds. undici keeps its header and
- * body timeouts on a coarse clock (one tick every ~500 ms, cheaper than a timer per call), so a
- * 200 ms timeout fires within about a second.
+ * What a call's promise settled with, and after how many milliseconds. The deadlines are swept every
+ * eighth of the shortest timeout (call-deadlines.ts), so a 200 ms timeout fires by about 225 ms; the
+ * bounds below leave a loaded machine room.
  */
 const settled = async <T>(work: Promise<T>): Promise<{ error: unknown; ms: number }> => {
   const started = performance.now();
@@ -117,6 +117,54 @@ describe('createUpstream timeouts', () => {
       expect((error as { code?: string }).code).toBe('UND_ERR_BODY_TIMEOUT');
       expect(ms).toBeLessThan(3000);
       expect((transportFailure(error, false) as AttemptFailure).error.status).toBe(504);
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it('lets a body whose chunks come more often than the idle timeout last longer than it', async () => {
+    handler = (_request, _body, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      let sent = 0;
+      const timer = setInterval(() => {
+        sent += 1;
+        response.write(`data: {"n":${sent}}\n\n`);
+        if (sent === 8) {
+          clearInterval(timer);
+          response.end();
+        }
+      }, 80);
+    };
+    const upstream = createUpstream({ idleMs: 250, firstByteMs: 250 });
+    try {
+      const started = performance.now();
+      const answer = await upstream.send(
+        { url: `${server.url}/steady`, headers: {}, body: '{}' },
+        new ClientLink(),
+      );
+      const text = (await answer.body.readAll(1024 * 1024)).toString();
+      expect(performance.now() - started).toBeGreaterThan(500);
+      expect(text.match(/data: /g)).toHaveLength(8);
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it('does not count a silence its reader made (a paused body) against the upstream', async () => {
+    const whole = 'x'.repeat(300 * 1024);
+    handler = (_request, _body, response) => {
+      response.writeHead(200, { 'content-type': 'application/octet-stream' });
+      response.end(whole);
+    };
+    const upstream = createUpstream({ idleMs: 200 });
+    try {
+      const answer = await upstream.send(
+        { url: `${server.url}/large`, headers: {}, body: '{}' },
+        new ClientLink(),
+      );
+      // Nothing read for three idle timeouts: past 64 KB unread the body pauses its upstream.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect((await answer.body.readAll(1024 * 1024)).toString()).toBe(whole);
     } finally {
       await upstream.close();
     }

@@ -6,6 +6,7 @@ import { parseJson } from '@sluice/contract/parse-json';
 import { createTokenCache } from './token-cache.js';
 import { openWebSocket } from './websocket-upstream.js';
 import { createChannelTimeouts } from './channel-timeouts.js';
+import { CallDeadlines, type Watched } from './call-deadlines.js';
 import type { UpstreamTimeouts } from './upstream-timeout.js';
 
 export type { UpstreamTimeouts } from './upstream-timeout.js';
@@ -33,21 +34,33 @@ const flatHeaders = (headers: Record<string, string | string[] | undefined>): Re
 /**
  * One upstream call on undici's dispatch callbacks: the answer is resolved at its headers, its body
  * fed to an UpstreamBody. Lighter than undici's request(), which wraps every call in an async
- * resource and a Readable body. The client's signal aborts the call at any point.
+ * resource and a Readable body. The client's signal aborts the call at any point. Its first-byte and
+ * idle timeouts are watched by the upstream's CallDeadlines (undici's own are off): from the request
+ * on its connection to its headers, then between two chunks of its body while its reader reads.
  */
-class UpstreamCall implements Dispatcher.DispatchHandler {
+class UpstreamCall implements Dispatcher.DispatchHandler, Watched {
   #controller: Dispatcher.DispatchController | undefined;
   #body: UpstreamBody | undefined;
   #aborted: Error | undefined;
   readonly #signal: ClientSignal;
   readonly #resolve: (response: UpstreamResponse) => void;
   readonly #reject: (error: Error) => void;
+  readonly #deadlines: CallDeadlines;
+  readonly #limits: UpstreamTimeouts;
+  deadlineAt = 0;
+  prevWatched: Watched | undefined = undefined;
+  nextWatched: Watched | undefined = undefined;
+  watched = false;
 
   constructor(
     signal: ClientSignal,
     resolve: (response: UpstreamResponse) => void,
     reject: (error: Error) => void,
+    deadlines: CallDeadlines,
+    limits: UpstreamTimeouts,
   ) {
+    this.#deadlines = deadlines;
+    this.#limits = limits;
     this.#signal = signal;
     this.#resolve = resolve;
     this.#reject = reject;
@@ -61,7 +74,18 @@ class UpstreamCall implements Dispatcher.DispatchHandler {
     this.#controller?.abort(this.#aborted);
   };
 
+  /** A deadline passed: undici fails the call with the timeout's own error (its code says which). */
+  expired(): void {
+    const controller = this.#controller;
+    if (!controller) return;
+    if (!this.#body) controller.abort(new errors.HeadersTimeoutError());
+    // A body its reader paused is not the upstream's silence: watched again from now.
+    else if (controller.paused) this.#deadlines.watch(this, this.#limits.idleMs);
+    else controller.abort(new errors.BodyTimeoutError());
+  }
+
   #settled(): void {
+    this.#deadlines.release(this);
     const signal = this.#signal;
     if ('removeEventListener' in signal) signal.removeEventListener('abort', this.#onAbort);
     else signal.off('abort', this.#onAbort);
@@ -70,6 +94,7 @@ class UpstreamCall implements Dispatcher.DispatchHandler {
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.#controller = controller;
     if (this.#aborted) controller.abort(this.#aborted);
+    else this.#deadlines.watch(this, this.#limits.firstByteMs);
   }
 
   onResponseStart(
@@ -79,10 +104,12 @@ class UpstreamCall implements Dispatcher.DispatchHandler {
   ): void {
     if (statusCode < 200 || this.#body) return;
     this.#body = new UpstreamBody(controller);
+    this.#deadlines.watch(this, this.#limits.idleMs);
     this.#resolve({ status: statusCode, headers: flatHeaders(headers), body: this.#body });
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.watched) this.#deadlines.watch(this, this.#limits.idleMs);
     this.#body?.push(chunk);
   }
 
@@ -158,13 +185,15 @@ export const upstreamTimeouts = (
 export const createUpstream = (timeouts: number | Partial<UpstreamTimeouts> = 0, proxyUrl = '') => {
   const defaults: UpstreamTimeouts =
     typeof timeouts === 'number' ? upstreamTimeouts(timeouts) : { ...DEFAULT_UPSTREAM_TIMEOUTS, ...timeouts };
-  const { connectMs, firstByteMs, idleMs } = defaults;
+  const { connectMs } = defaults;
   const pool = {
     keepAliveTimeout: 30_000,
     connections: 512,
-    headersTimeout: firstByteMs,
-    bodyTimeout: idleMs,
+    // The first byte and the silences are watched by `deadlines`, not by undici's timers.
+    headersTimeout: 0,
+    bodyTimeout: 0,
   };
+  const deadlines = new CallDeadlines();
   // The connect timeout belongs to an agent's connector: one agent per connect timeout in use (the
   // default's, and one per other value channels set; a handful at most).
   const agents = new Map<number, Dispatcher>();
@@ -206,19 +235,11 @@ export const createUpstream = (timeouts: number | Partial<UpstreamTimeouts> = 0,
     const { origin, path } = targetOf(url);
     const dispatcher = limits.connectMs === connectMs ? agent : agentFor(limits.connectMs);
     return new Promise((resolve, reject) => {
-      // Timeouts per call: a channel's own, and a proxy's own pools (socks5, http targets) do not
-      // take the agent's.
+      // undici's timeouts off on each call too: a proxy's own pools (socks5, http targets) do not
+      // take the agent's options.
       dispatcher.dispatch(
-        {
-          origin,
-          path,
-          method,
-          headers,
-          body,
-          headersTimeout: limits.firstByteMs,
-          bodyTimeout: limits.idleMs,
-        },
-        new UpstreamCall(signal, resolve, reject),
+        { origin, path, method, headers, body, headersTimeout: 0, bodyTimeout: 0 },
+        new UpstreamCall(signal, resolve, reject, deadlines, limits),
       );
     });
   };
@@ -258,6 +279,7 @@ export const createUpstream = (timeouts: number | Partial<UpstreamTimeouts> = 0,
     get,
     token: (source: TokenSource, channel: ChannelMeta) => tokens.token(source, channel),
     close: async () => {
+      deadlines.close();
       await Promise.all([...agents.values()].map((each) => each.close()));
     },
   };
