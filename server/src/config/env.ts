@@ -2,6 +2,22 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { describeZodIssue } from '../lib/zod-issue.js';
+import {
+  accessToken,
+  bool,
+  fraction,
+  httpUrl,
+  isHostList,
+  nodeType,
+  nonNegativeInt,
+  port,
+  proxyUrl,
+  redisUrl,
+  rootToken,
+  seconds,
+  sqlDsn,
+} from './env-values.js';
+import { ONE_API_IGNORED, PLACEHOLDER_SECRET, sqlitePathOf } from './one-api-env.js';
 
 /** Parsed, frozen configuration. `readConfig` is the only reader of process.env. */
 export interface Config {
@@ -85,116 +101,6 @@ export interface Config {
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
-
-const bool = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .refine((value) => ['true', 'false', '1', '0', 'yes', 'no', ''].includes(value), 'must be true or false')
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
-
-const nonNegativeInt = z
-  .string()
-  .trim()
-  .regex(/^\d+$/, 'must be a whole number ≥ 0')
-  .transform(Number)
-  .refine(Number.isSafeInteger, 'is too large');
-
-const fraction = z
-  .string()
-  .trim()
-  .regex(/^(0|1)?(\.\d+)?$/, 'must be a number from 0 to 1')
-  .refine((value) => value !== '' && value !== '.', 'must be a number from 0 to 1')
-  .transform(Number)
-  .refine((value) => value >= 0 && value <= 1, 'must be a number from 0 to 1');
-
-/**
- * Seconds, whole or with a fraction (`0.5`), up to what a timer can wait (2³¹ - 1 ms). one-api's
- * RELAY_TIMEOUT is whole seconds; a fraction is accepted too (tests wait 200 ms, not seconds).
- */
-const seconds = z
-  .string()
-  .trim()
-  .regex(/^(\d+(\.\d{0,3})?|\.\d{1,3})$/, 'must be a number of seconds ≥ 0 (at most 3 decimals)')
-  .transform(Number)
-  .refine((value) => value * 1000 <= 2_147_483_647, 'is too large (at most 2147483 seconds)');
-
-const port = nonNegativeInt.refine((value) => value >= 1 && value <= 65535, 'must be a port number 1-65535');
-
-const sqlDsn = z
-  .string()
-  .trim()
-  .refine(
-    (value) =>
-      value === '' ||
-      /^postgres(ql)?:\/\//.test(value) ||
-      /^mysql:\/\//.test(value) ||
-      /^[^:]*?(:.*)?@(tcp|unix)\(.+\)\/[^?]+/.test(value),
-    'must be empty (SQLite), postgres://…, mysql://… or user:pass@tcp(host:port)/db',
-  );
-
-const redisUrl = z
-  .string()
-  .trim()
-  .refine(
-    (value) => value === '' || /^rediss?:\/\//.test(value) || isHostList(value),
-    'must be a redis:// or rediss:// URL (or, with REDIS_MASTER_NAME, the sentinels as host:port,host:port)',
-  );
-
-/** `host:port[,host:port…]`: the sentinels of a Redis behind Sentinel. */
-const isHostList = (value: string): boolean =>
-  value.split(',').every((part) => /^[^\s:/,]+:\d{1,5}$/.test(part.trim()));
-
-/** The sentinels in REDIS_CONN_STRING's `host:port` list. */
-export const sentinelsOf = (list: string): { host: string; port: number }[] =>
-  list.split(',').map((part) => {
-    const [host = '', port = ''] = part.trim().split(':');
-    return { host, port: Number(port) };
-  });
-
-const nodeType = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .refine((value) => ['', 'master', 'slave'].includes(value), 'must be master or slave')
-  .transform((value): 'master' | 'slave' => (value === 'slave' ? 'slave' : 'master'));
-
-const accessToken = z
-  .string()
-  .trim()
-  .refine(
-    (value) => value === '' || /^[0-9A-Za-z_-]{8,32}$/.test(value),
-    'must be 8-32 letters, digits, - or _ (the access_token column holds 32)',
-  );
-
-const rootToken = z
-  .string()
-  .trim()
-  .transform((value) => value.replace(/^sk-/, ''))
-  .refine(
-    (value) => value === '' || /^[0-9A-Za-z_-]{8,48}$/.test(value),
-    'must be 8-48 letters, digits, - or _',
-  );
-
-const httpUrl = z
-  .string()
-  .trim()
-  .refine((value) => /^https?:\/\/[^\s/]+/.test(value), 'must be an http:// or https:// URL')
-  .transform((value) => value.replace(/\/+$/, ''));
-
-const proxyUrl = z
-  .string()
-  .trim()
-  .refine(
-    (value) => value === '' || /^(https?|socks5?):\/\/[^\s/]+/.test(value),
-    'must be an http://, https:// or socks5:// URL',
-  );
-
-/** one-api's compose file ships this placeholder; one-api ignores it (a random secret), so does Sluice. */
-const PLACEHOLDER_SECRET = 'random_string';
-
-/** one-api's default database file, used when SQLITE_PATH is unset and it exists. */
-export const ONE_API_SQLITE_PATH = './one-api.db';
 
 /**
  * One row per variable: name, parser, default. Keeps the README's configuration table honest. A
@@ -303,43 +209,6 @@ const parseAll = (env: Readonly<Record<string, string | undefined>>, warnings: s
     parsed[name] = (schema as z.ZodType).parse(fallback);
   }
   return parsed as Parsed;
-};
-
-/**
- * one-api's variables that Sluice does not read, and why: set, each is said once in the log at start
- * (the README's configuration section lists them too).
- */
-export const ONE_API_IGNORED: Readonly<Record<string, string>> = {
-  THEME: "Sluice's console has one theme, light or dark as the browser prefers",
-  MEMORY_CACHE_ENABLED:
-    'keys, users and channels are always kept in memory, changes reaching every instance at once',
-  BATCH_UPDATE_ENABLED: 'billing is always written in batches (every 25 ms), journaled first',
-  BATCH_UPDATE_INTERVAL: 'billing is always written in batches (every 25 ms), journaled first',
-  SQL_MAX_IDLE_CONNS: 'the pools keep idle connections as their drivers do; SQL_MAX_OPEN_CONNS bounds them',
-  SQL_MAX_LIFETIME: 'the pools replace broken connections themselves',
-  ENFORCE_INCLUDE_USAGE: 'Sluice always asks the upstream for a stream’s usage',
-  TIKTOKEN_CACHE_DIR: 'the tokenizer is bundled: nothing is downloaded',
-  DATA_GYM_CACHE_DIR: 'the tokenizer is bundled: nothing is downloaded',
-  GIN_MODE: 'Sluice is not a Gin application; DEBUG sets the log level',
-  METRIC_SUCCESS_CHAN_SIZE: 'the success rate is counted without a channel buffer',
-  METRIC_FAIL_CHAN_SIZE: 'the success rate is counted without a channel buffer',
-  USER_CONTENT_REQUEST_PROXY: 'image URLs are passed to the providers, not fetched by Sluice',
-  USER_CONTENT_REQUEST_TIMEOUT: 'image URLs are passed to the providers, not fetched by Sluice',
-};
-
-/** SQLITE_PATH, or one-api's own database file when it is unset and that file exists. */
-const sqlitePathOf = (
-  env: Readonly<Record<string, string | undefined>>,
-  parsed: string,
-  fileExists: (path: string) => boolean,
-  warnings: string[],
-): string => {
-  if ((env['SQLITE_PATH'] ?? '').trim() !== '' || (env['SQL_DSN'] ?? '').trim() !== '') return parsed;
-  if (!fileExists(ONE_API_SQLITE_PATH)) return parsed;
-  warnings.push(
-    `SQLITE_PATH is not set and one-api's database ${ONE_API_SQLITE_PATH} is here: Sluice uses it (set SQLITE_PATH to choose another file)`,
-  );
-  return ONE_API_SQLITE_PATH;
 };
 
 export const readConfig = (
