@@ -3,21 +3,19 @@ import { createApp, type App } from './app.js';
 import { createHttpListener, type HttpListener } from './http-listener.js';
 import { createMetrics } from './http/metrics.js';
 import type { Cache } from './cache/cache.js';
-import { createMemoryCache } from './cache/memory-cache.js';
+import { createChannelHealth } from './boot-channels.js';
+import { createNotices } from './boot-notices.js';
+import { startBackgroundTimers } from './boot-timers.js';
+import { openCache } from './cache/open-cache.js';
 import type { Config } from './config/env.js';
-import { sentinelsOf } from './config/env-values.js';
+import { createBackgroundWork } from './lib/background-work.js';
 import { openDatabase, type Database } from './db/database.js';
-import { isDatabaseUnavailable } from './db/database-unavailable.js';
 import { ensureLogIndexes } from './db/migrations/log-indexes.js';
 import { migrate, pendingMigrations } from './db/migrations/migrations.js';
 import type { AppError } from './lib/app-error.js';
 import { nowSeconds } from './lib/time.js';
 import { ensureRootUser } from './services/bootstrap.js';
 import { createOptionStore } from './services/option-store.js';
-import { createBreakerAlerts } from './services/breaker-alerts.js';
-import { createBudgetWarning } from './services/budget-warning.js';
-import { createQuotaReminder } from './services/quota-reminder.js';
-import { createRootNotifier } from './services/root-notifier.js';
 import { createServices, type Services } from './services/services.js';
 import { createChannelOperations } from './channels/channel-operations.js';
 import { createBilling } from './relay/metering/billing.js';
@@ -27,17 +25,12 @@ import { createChannelRouter } from './relay/routing/channel-router.js';
 import { createMemoryLimitStore } from './relay/limits/memory-limit-store.js';
 import { createRateLimiter } from './relay/limits/rate-limiter.js';
 import { createRedisLimitStore } from './relay/limits/redis-limit-store.js';
-import { createChannelBreaker } from './relay/routing/channel-breaker.js';
 import { createLiveCounters, LIVE_MINUTES } from './relay/routing/live-counters.js';
 import { liveViews } from './relay/routing/live-snapshot.js';
 import { DEFAULT_UPSTREAM_TIMEOUTS, createUpstream, upstreamTimeouts } from './relay/upstream/upstream.js';
-import { createChannelStatus } from './channels/channel-status.js';
-import { createKeyQuotaAlerts } from './services/key-quota-alerts.js';
 import type { KeyAuth } from './relay/request/key-auth.js';
 import { createChannelMetrics } from './channels/channel-metrics.js';
-import { createChannelTestRunner } from './channels/channel-test-runner.js';
 import { isKeyRefusal, shouldDisableChannel } from './channels/disable-rules.js';
-import { createChannelKeyStates } from './channels/channel-key-states.js';
 import { createRefusalLogCap } from './relay/http/refusal-log-cap.js';
 import { createRelayHttp } from './relay/http/relay-http.js';
 
@@ -104,28 +97,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       await ensureLogIndexes(logs.db, logs.dialect);
     } else await waitForSchema(main, logs, logger);
     await ensureRootUser(main.db, main.dialect, config, logger);
-    // Redis's client loads only when Redis is configured.
-    // A lost Redis connection is told at most once a minute; ioredis reconnects by itself.
-    let redisWarnedAt = -Infinity;
-    const redisError = (error: unknown) => {
-      if (performance.now() - redisWarnedAt < 60_000) return;
-      redisWarnedAt = performance.now();
-      logger.warn({ err: error }, 'Redis connection lost: reconnecting');
-    };
-    cache = config.redisConnString
-      ? await (
-          await import('./cache/redis-cache.js')
-        ).createRedisCache(
-          config.redisMasterName
-            ? {
-                sentinels: sentinelsOf(config.redisConnString),
-                masterName: config.redisMasterName,
-                password: config.redisPassword,
-              }
-            : config.redisConnString,
-          redisError,
-        )
-      : createMemoryCache();
+    cache = await openCache(config, logger);
     const options = await createOptionStore({ db: main.db, dialect: main.dialect, cache, logger });
     const services = createServices({
       config,
@@ -139,22 +111,8 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       options,
       logger,
     });
-    const pending = new Set<Promise<unknown>>();
-    const tracked = new WeakSet<Promise<unknown>>();
-    /**
-     * Background work after a response: awaited on shutdown, its failure logged, never unhandled.
-     * The same promise given again (a batch of settlements, shared by its requests) is kept once.
-     */
-    const track = (work: Promise<unknown>) => {
-      if (tracked.has(work)) return;
-      tracked.add(work);
-      const settled = work.then(
-        () => undefined,
-        (error: unknown) => logger.error({ err: error }, 'background work failed'),
-      );
-      pending.add(settled);
-      void settled.finally(() => pending.delete(settled));
-    };
+    const background = createBackgroundWork(logger);
+    const { track } = background;
     const opened = await openBillingDurability({
       db: main.db,
       logDb: logs.db,
@@ -169,93 +127,32 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       config.relayProxy,
     );
     const adaptorSettings = { geminiVersion: config.geminiVersion, geminiSafety: config.geminiSafetySetting };
-    const rootNotifier = createRootNotifier({ db: main.db, options, mailer: services.mailer, logger, track });
-    const quotaReminder = createQuotaReminder({
-      db: main.db,
-      dialect: main.dialect,
-      options,
+    const { rootNotifier, quotaReminder, budgetWarning, keyQuotaAlerts } = createNotices({
       config,
-      changes: services.changes,
-      mailer: services.mailer,
-      logger,
-      track,
-      raise: services.alerts.raise,
-    });
-    const budgetWarning = createBudgetWarning({
       db: main.db,
       dialect: main.dialect,
+      services,
       options,
-      mailer: services.mailer,
+      track,
       logger,
-      track,
-      raise: services.alerts.raise,
     });
-    const keyQuotaAlerts = createKeyQuotaAlerts({
-      db: main.db,
-      options,
-      mailer: services.mailer,
-      raise: services.alerts.raise,
-      track,
-    });
-    const channelStatus = createChannelStatus({
+    const { channelStatus, channelKeys, testTimeoutMs, runner, breaker } = createChannelHealth({
+      config,
       db: main.db,
       logDb: logs.db,
-      changes: services.changes,
-      logger,
-      // Root's message (pusher, else mail) and the webhooks, under the alert cooldown.
-      alert: (move) =>
-        track(
-          services.alerts.raise({
-            event: move.event,
-            objectId: String(move.channelId),
-            data: { channel_id: move.channelId, name: move.name, reason: move.reason },
-            mail: () => Promise.resolve(rootNotifier.notifyRoot(move.title, move.content)),
-          }),
-        ),
-    });
-    const channelKeys = createChannelKeyStates({
-      db: main.db,
       dialect: main.dialect,
-      changes: services.changes,
-      logger,
-    });
-    const testTimeoutMs = (config.relayTimeoutSeconds || 30) * 1000;
-    const runner = createChannelTestRunner({
-      db: main.db,
-      upstream,
+      services,
       options,
-      status: channelStatus,
-      logger,
-      timeoutMs: testTimeoutMs,
-      pauseMs: config.pollingIntervalSeconds * 1000,
-      notifyRoot: rootNotifier.notifyRoot,
+      cache,
+      upstream,
       adaptorSettings,
-      keyStates: channelKeys,
+      notifyRoot: rootNotifier.notifyRoot,
       track,
-    });
-    // The channel breaker: in memory, its openings shared through Redis when it is set.
-    const shared = cache;
-    const runScript = shared.runScript;
-    const breaker = createChannelBreaker({
-      settings: () => ({
-        failures: options.values.ChannelBreakerFailures,
-        windowMs: options.values.ChannelBreakerWindowSeconds * 1000,
-        cooldownMs: options.values.ChannelBreakerCooldownSeconds * 1000,
-      }),
-      share: runScript
-        ? {
-            publish: (topic, message) => shared.publish(topic, message),
-            subscribe: (topic, handler) => shared.subscribe(topic, handler),
-            onResync: (handler) => shared.onResync(handler),
-            runScript,
-          }
-        : undefined,
-      warn: (error, doing) => logger.warn({ err: error }, `channel breaker: ${doing} failed`),
-      onTransition: createBreakerAlerts({ db: main.db, raise: services.alerts.raise, track }),
+      logger,
     });
     // The live dashboard's per-minute counters: in memory, or added up across instances in Redis.
     const live = createLiveCounters({
-      run: runScript,
+      run: cache.runScript,
       warn: (error) => logger.warn({ err: error }, 'live dashboard: Redis did not take the counts'),
     });
     const channelOperations = {
@@ -340,12 +237,12 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
     });
     /** Every settlement written, and the quota pools with nothing in flight given back to their users. */
     const idle = async () => {
-      while (pending.size > 0) await Promise.allSettled([...pending]);
+      await background.settled();
       await relay.billing.giveBackPools();
     };
     const timers: NodeJS.Timeout[] = [];
     let closing: Promise<void> | undefined;
-    const openCache = cache;
+    const instanceCache = cache;
     const refusals = createRefusalLogCap(logger);
     return {
       app,
@@ -354,44 +251,17 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
       database: main,
       logDatabase: logs,
       startTimers: () => {
-        const every = (seconds: number, work: () => Promise<unknown>) => {
-          const timer = setInterval(() => {
-            work().catch((error: unknown) => logger.error({ err: error }, 'background work failed'));
-          }, seconds * 1000);
-          timer.unref();
-          timers.push(timer);
-        };
-        // As one-api's SYNC_FREQUENCY: options, and everything the relay keeps in memory, read again.
-        if (config.syncFrequencySeconds > 0)
-          every(config.syncFrequencySeconds, async () => {
-            services.changes.resync();
-            await options.reload();
-          });
-        // Changes made in the database behind Sluice's back reach the relay within a few seconds.
-        if (config.statusCheckSeconds > 0)
-          every(config.statusCheckSeconds, async () => {
-            try {
-              await relay.index.revalidate();
-            } catch (error) {
-              // A database that is away is said by the requests that need it, not every few seconds here.
-              if (!isDatabaseUnavailable(error)) throw error;
-            }
-          });
-        // As one-api's CHANNEL_TEST_FREQUENCY, but on the master only: one run serves every instance.
-        if (config.channelTestFrequencyMinutes > 0 && config.nodeType === 'master')
-          every(config.channelTestFrequencyMinutes * 60, () => {
-            runner.start('all');
-            return Promise.resolve();
-          });
-        every(15, () => opened.recover());
-        // The console's roll-ups follow the logs within a second or so (every instance may run it).
-        every(1, () => services.rollups.catchUp());
-        every(3600, async () => {
-          await services.sessions.purgeExpired();
-          await services.codes.purgeExpired();
-          await services.audit.purgeExpired();
-          await services.alerts.purgeExpired();
-        });
+        timers.push(
+          ...startBackgroundTimers({
+            config,
+            services,
+            options,
+            revalidateIndex: () => relay.index.revalidate(),
+            testChannels: () => runner.start('all'),
+            recoverBilling: () => opened.recover(),
+            logger,
+          }),
+        );
       },
       idle,
       // Once: a second call waits for the first.
@@ -408,7 +278,7 @@ export const bootSluice = async (config: Config, logger: Logger): Promise<Sluice
           await idle().catch((error: unknown) => logger.error({ err: error }, 'quota pools not given back'));
           await opened.close();
           await upstream.close();
-          await openCache.close();
+          await instanceCache.close();
           if (logs !== main) await logs.close();
           await main.close();
         })()),
