@@ -8,7 +8,7 @@ import { authenticateKey, type KeyAuth } from '../request/key-auth.js';
 import { clientErrorOf } from './client-error.js';
 import { anthropicModels, modelList } from './model-list.js';
 import { proxyRoute } from './proxy-route.js';
-import { tooLarge } from './relay-http.js';
+import { tooLarge } from './request-body.js';
 import type { RelayRouteDeps } from '../request/relay-dispatch.js';
 
 /** OpenAI's other paths (any method): an OpenAI-shaped 501, after the key is checked. */
