@@ -7,20 +7,7 @@ import type { TokenRow } from '../../services/token-record.js';
 import type { UserRow } from '../../services/user-record.js';
 import { RATE_LIMIT_FIELDS } from '@sluice/contract/schemas/limits';
 import { QUOTA_ALERT_FIELDS } from '@sluice/contract/schemas/quota-alerts';
-
-type RateLimits = { readonly [field in (typeof RATE_LIMIT_FIELDS)[number]]: number | string | null };
-type AlertThresholds = { readonly [field in (typeof QUOTA_ALERT_FIELDS)[number]]: number | string | null };
-
-/** Whether a key's or user's rate limits are as remembered (PostgreSQL answers bigints as text). */
-const sameRateLimits = (row: RateLimits, cached: RateLimits): boolean =>
-  RATE_LIMIT_FIELDS.every((field) => Number(row[field] ?? 0) === Number(cached[field] ?? 0));
-
-/** Whether a user's alert thresholds are as remembered (null, the site's, differs from 0, off). */
-const sameAlertThresholds = (row: AlertThresholds, cached: AlertThresholds): boolean =>
-  QUOTA_ALERT_FIELDS.every(
-    (field) =>
-      (row[field] === null) === (cached[field] === null) && Number(row[field]) === Number(cached[field]),
-  );
+import { sameAlertThresholds, sameRateLimits, splitList } from './index-rows.js';
 
 export type ChannelRow = Selectable<ChannelsTable>;
 
@@ -29,15 +16,6 @@ export interface RoutableChannel {
   readonly priority: number;
   readonly weight: number;
 }
-
-const splitList = (value: string | null): string[] => [
-  ...new Set(
-    (value ?? '')
-      .split(',')
-      .map((part) => part.trim())
-      .filter((part) => part !== ''),
-  ),
-];
 
 /**
  * How long a key the database did not have is refused from memory (a flood of a bad key costs no
