@@ -4,404 +4,58 @@
  * See bench/README.md. Everything listens on 127.0.0.1; every child is killed by pid at the end,
  * on error and on Ctrl-C.
  */
-import { spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import process from 'node:process';
 import { URL, fileURLToPath } from 'node:url';
-import { fetch } from 'undici';
-import Sqlite from 'better-sqlite3';
-import { PINNED, firstMessage, killAll, pinBench, startNode, stopChild } from './children.mjs';
+import { PINNED, killAll, pinBench, stopChild } from './children.mjs';
 import { measureClientFormats } from './client-formats.mjs';
-import { measureLoadRounds, measureSequential } from './measure.mjs';
 import { measurePromptSweep } from './prompt-sweep.mjs';
 import { measureConcurrency } from './concurrency.mjs';
 import { measureFlood, measureJitter } from './sweeps.mjs';
 import { prepareNode24 } from './node24.mjs';
-import { measurePeers, portkeyTarget, startPortkey } from './peers.mjs';
 import { measureSoak } from './soak.mjs';
 import { foldSqlite } from './console-scale-fold.mjs';
-import { applyLimits, checkLimits, clearRedis, limitSwitches, switchesOf } from './limits.mjs';
+import { applyLimits, checkLimits, clearRedis, switchesOf } from './limits.mjs';
 import { populate } from './populate.mjs';
-import { machine, memoryBytes } from './proc-stats.mjs';
+import { machine } from './proc-stats.mjs';
 import { summarize } from './summary.mjs';
+import { ROOT_KEY, setUpSluice, stopSluice } from './sluice-process.mjs';
+import { measurePhase, measureWithPortkey, startInstance } from './phase.mjs';
 import {
-  BENCH_MODEL,
-  ROOT_KEY,
-  parseSluiceEnv,
-  setUpSluice,
-  startSluice,
-  stopSluice,
-} from './sluice-process.mjs';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const RESULTS = fileURLToPath(new URL('results', import.meta.url));
-const quick = process.env['BENCH_QUICK'] === '1';
-const profile = process.env['BENCH_CPU_PROF'] === '1';
-const sluiceMain = process.env['BENCH_SLUICE_MAIN'] || undefined;
-const sluiceEnv = parseSluiceEnv(process.env['BENCH_SLUICE_ENV']);
-// A second Sluice measured beside the first in the same run (its requests interleaved with the
-// first's): BENCH_B_MAIN another build, BENCH_B_ENV other settings, or both.
-const pairMain = process.env['BENCH_B_MAIN'] || undefined;
-const pairEnv = parseSluiceEnv(process.env['BENCH_B_ENV']);
-/** BENCH_B_NODE_FLAGS: node flags for Sluice B after the `serve` script's (a later flag wins). */
-const pairFlags = (process.env['BENCH_B_NODE_FLAGS'] ?? '').split(' ').filter((flag) => flag !== '');
-// BENCH_NODE24=1: Sluice B is this build on Node 24 (node24.mjs prepares it).
-const node24 = process.env['BENCH_NODE24'] === '1';
-/**
- * BENCH_CHANNELS=4: the bench model served by 4 channels of one priority (the double behind each);
- * BENCH_AFFINITY=1: conversation affinity on (ConversationAffinityEnabled). BENCH_B_CHANNELS and
- * BENCH_B_AFFINITY set them for Sluice B alone (a paired run against the single channel).
- * @param {string | undefined} channels
- * @param {string | undefined} affinity
- * @returns {import('./sluice-process.mjs').Routing}
- */
-const routingOf = (channels, affinity) => {
-  const count = Number(channels ?? '1');
-  if (!Number.isInteger(count) || count < 1 || count > 64) throw new Error('BENCH_CHANNELS: 1 to 64');
-  return { channels: count, affinity: affinity === '1' };
-};
-const routing = routingOf(process.env['BENCH_CHANNELS'], process.env['BENCH_AFFINITY']);
-const pairRouting = routingOf(
-  process.env['BENCH_B_CHANNELS'] ?? process.env['BENCH_CHANNELS'],
-  process.env['BENCH_B_AFFINITY'] ?? process.env['BENCH_AFFINITY'],
-);
-// BENCH_LIMITS / BENCH_B_LIMITS: limits and budgets on the bench's key and user, Redis on (limits.mjs).
-const limitRun = limitSwitches();
-const paired =
-  limitRun.pairs ||
-  pairMain !== undefined ||
-  process.env['BENCH_B_ENV'] !== undefined ||
-  pairFlags.length > 0 ||
-  node24 ||
-  process.env['BENCH_B_CHANNELS'] !== undefined ||
-  process.env['BENCH_B_AFFINITY'] !== undefined;
-/**
- * What to measure (BENCH_PARTS, comma-separated; all by default): `core` (load, sequential, stream,
- * cold keys, on a fresh then a populated database), `formats` (client formats and the signed native
- * type), `prompts` (the prompt sweep), `concurrency` (1–64 connections), `jitter` (slow streams),
- * `flood` (invalid keys), `peers` (Portkey beside Sluice); `soak` (10 minutes of long streams) only
- * when asked. BENCH_FORMATS=0 drops `formats` (a build from before the client formats cannot serve
- * them).
- */
-const PARTS = new Set(
-  (process.env['BENCH_PARTS'] ?? 'core,formats,prompts,concurrency,jitter,flood,peers')
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part !== '' && !(part === 'formats' && process.env['BENCH_FORMATS'] === '0')),
-);
-for (const part of PARTS)
-  if (!['core', 'formats', 'prompts', 'concurrency', 'jitter', 'flood', 'peers', 'soak'].includes(part))
-    throw new Error(`BENCH_PARTS: unknown part ${part}`);
-
-const SETTINGS = {
+  limitRun,
+  node24,
+  paired,
+  pairEnv,
+  pairFlags,
+  pairMain,
+  pairRouting,
+  PARTS,
+  profile,
   quick,
-  connections: 50,
-  loadSeconds: quick ? 3 : 10,
-  /** The load is measured in this many slices per target, the targets taking turns (measure.mjs). */
-  loadRounds: Number(process.env['BENCH_LOAD_ROUNDS'] ?? (quick ? 1 : 5)),
-  warmupSeconds: quick ? 2 : 3,
-  sequentialCount: quick ? 300 : 1000,
-  sequentialWarmup: quick ? 50 : 200,
-  coldKeys: quick ? 300 : 1000,
-  populate: { tokens: 10_000, channels: 1_000, logs: quick ? 200_000 : 1_000_000 },
-};
+  RESULTS,
+  ROOT,
+  routing,
+  say,
+  SETTINGS,
+  sluiceEnv,
+  sluiceMain,
+  started,
+} from './bench-settings.mjs';
+import {
+  checkSluice,
+  consumeLogRows,
+  ensureBuilt,
+  freePort,
+  helperTargets,
+  relayAnswers,
+  sluiceTarget,
+  startHelper,
+} from './bench-helpers.mjs';
 
-if (!Number.isInteger(SETTINGS.loadRounds) || SETTINGS.loadRounds < 1)
-  throw new Error(
-    `BENCH_LOAD_ROUNDS: a whole number of rounds, 1 or more (got ${process.env['BENCH_LOAD_ROUNDS']})`,
-  );
-
-const MESSAGES = [
-  { role: 'system', content: 'You are a helpful assistant.' },
-  { role: 'user', content: 'Hello! Please greet me back in one short sentence.' },
-];
-const CHAT_BODY = JSON.stringify({ model: BENCH_MODEL, messages: MESSAGES, max_tokens: 64 });
-const STREAM_BODY = JSON.stringify({ model: BENCH_MODEL, messages: MESSAGES, max_tokens: 64, stream: true });
-
-const started = Date.now();
-/** @param {string} message */
-const say = (message) =>
-  process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${message}\n`);
-
-/**
- * The newest modification time under a folder (files only), 0 when it does not exist.
- * @param {string} folder
- * @param {(name: string) => boolean} keep
- * @returns {number}
- */
-const newest = (folder, keep) => {
-  if (!existsSync(folder)) return 0;
-  let latest = 0;
-  for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true }))
-    if (entry.isFile() && keep(entry.name))
-      latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-  return latest;
-};
-
-/** Builds with `npm run build` when server/dist or contract/dist is missing, or when BENCH_BUILD=1. */
-const ensureBuilt = () => {
-  const missing = !existsSync(join(ROOT, 'server/dist/main.js')) || !existsSync(join(ROOT, 'contract/dist'));
-  if (missing || process.env['BENCH_BUILD'] === '1') {
-    say('building (npm run build)…');
-    const result = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-    if (result.status !== 0) throw new Error('npm run build failed');
-    return;
-  }
-  const source = newest(
-    join(ROOT, 'server/src'),
-    (name) => name.endsWith('.ts') && !name.endsWith('.test.ts'),
-  );
-  if (source > newest(join(ROOT, 'server/dist'), (name) => name.endsWith('.js')))
-    say('warning: server/src is newer than server/dist; run `npm run build` (or BENCH_BUILD=1) to bench it');
-};
-
-/** @returns {Promise<number>} a port free on 127.0.0.1 right now */
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-
-/**
- * Starts one of the bench's own servers and reads its port.
- * @param {string} name
- * @param {string[]} args
- * @param {boolean} [relay]  a relay under test (BENCH_PIN=1: on the relays' core)
- * @returns {Promise<{ child: import('./children.mjs').Child, origin: string }>}
- */
-const startHelper = async (name, args, relay = false) => {
-  const child = startNode(name, args, { ipc: true, relay });
-  const message = /** @type {{ port?: unknown }} */ (await firstMessage(child, 10_000));
-  if (typeof message.port !== 'number') throw new Error(`${name} reported no port`);
-  return { child, origin: `http://127.0.0.1:${message.port}` };
-};
-
-/**
- * Relay responses Sluice answered with `status`, from its /metrics.
- * @param {string} origin
- * @param {string} [status]
- * @returns {Promise<number>}
- */
-const relayAnswers = async (origin, status = '200') => {
-  const text = await (await fetch(`${origin}/metrics`)).text();
-  let total = 0;
-  for (const line of text.split('\n'))
-    if (
-      line.startsWith('sluice_http_requests_total{') &&
-      line.includes('surface="relay"') &&
-      line.includes(`status="${status}"`)
-    )
-      total += Number(line.slice(line.lastIndexOf(' ') + 1));
-  return total;
-};
-
-/**
- * @param {string} sqlitePath
- * @returns {number}
- */
-const consumeLogRows = (sqlitePath) => {
-  const db = new Sqlite(sqlitePath, { readonly: true });
-  try {
-    return /** @type {{ n: number }} */ (db.prepare('SELECT COUNT(*) AS n FROM logs WHERE type = 2').get()).n;
-  } finally {
-    db.close();
-  }
-};
-
-/**
- * One request of each kind through Sluice before measuring: proves the setup and the billing path.
- * @param {string} origin
- */
-const checkSluice = async (origin) => {
-  const headers = { 'content-type': 'application/json', authorization: `Bearer ${ROOT_KEY}` };
-  const plain = await fetch(`${origin}/v1/chat/completions`, { method: 'POST', headers, body: CHAT_BODY });
-  const json = /** @type {{ usage?: { total_tokens?: unknown } }} */ (await plain.json());
-  if (plain.status !== 200 || typeof json.usage?.total_tokens !== 'number')
-    throw new Error(`Sluice answered ${plain.status}: ${JSON.stringify(json).slice(0, 300)}`);
-  const stream = await fetch(`${origin}/v1/chat/completions`, { method: 'POST', headers, body: STREAM_BODY });
-  const text = await stream.text();
-  if (stream.status !== 200 || !text.includes('data: [DONE]') || text.includes('"usage":{'))
-    throw new Error(`Sluice stream answered ${stream.status}: ${text.slice(0, 300)}`);
-};
-
-/**
- * @typedef {object} Servers
- * @property {{ child: import('./children.mjs').Child, origin: string }} double
- * @property {{ child: import('./children.mjs').Child, origin: string }} bare
- * @property {string} sluiceOrigin
- */
-
-/**
- * One Sluice of the run: `sluice`, and `sluice-b` when paired.
- * @typedef {object} Instance
- * @property {string} name
- * @property {number} port
- * @property {string} origin
- * @property {string} sqlitePath
- * @property {string} logFile
- * @property {string | undefined} main
- * @property {Record<string, string>} env
- * @property {string | undefined} node  the Node binary (undefined: the bench's own)
- * @property {string[]} flags  node flags after the serve script's
- * @property {import('./sluice-process.mjs').Routing} routing  its channels on the bench model, affinity
- * @property {import('./limits.mjs').LimitKind} limits  limits and budgets on the bench's key and user (BENCH_LIMITS)
- * @property {string | undefined} redisUrl  its Redis (REDIS_CONN_STRING), undefined without
- */
-
-/**
- * The direct call and the bare relay as targets.
- * @param {Servers} servers
- * @returns {import('./measure.mjs').Target[]}
- */
-const helperTargets = (servers) => [
-  { name: 'direct', url: `${servers.double.origin}/v1/chat/completions`, pid: servers.double.child.pid },
-  { name: 'bare', url: `${servers.bare.origin}/v1/chat/completions`, pid: servers.bare.child.pid },
-];
-
-/**
- * A running Sluice as a target.
- * @param {{ instance: Instance, child: import('./children.mjs').Child }} sluice
- * @returns {import('./measure.mjs').Target}
- */
-const sluiceTarget = ({ instance, child }) => ({
-  name: instance.name,
-  url: `${instance.origin}/v1/chat/completions`,
-  pid: child.pid,
-});
-
-/**
- * Every measurement of one phase, against the running processes: the direct call, the bare relay
- * and each Sluice (two when paired, their sequential requests interleaved with the others').
- * @param {Servers} servers
- * @param {{ instance: Instance, child: import('./children.mjs').Child }[]} sluices
- * @param {string[] | undefined} coldKeys  keys never used yet (populated phase)
- * @returns {Promise<import('./report.mjs').PhaseResult>}
- */
-const measurePhase = async (servers, sluices, coldKeys) => {
-  const targets = [...helperTargets(servers), ...sluices.map(sluiceTarget)];
-  const load = await measureLoadRounds(
-    targets,
-    {
-      key: ROOT_KEY,
-      body: CHAT_BODY,
-      connections: SETTINGS.connections,
-      seconds: SETTINGS.loadSeconds,
-      warmupSeconds: SETTINGS.warmupSeconds,
-      rounds: SETTINGS.loadRounds,
-    },
-    say,
-  );
-  const sequentialOptions = {
-    keys: () => ROOT_KEY,
-    count: SETTINGS.sequentialCount,
-    warmup: SETTINGS.sequentialWarmup,
-  };
-  say(`sequential: ${SETTINGS.sequentialCount} non-stream requests per target, interleaved`);
-  const sequential = await measureSequential(targets, {
-    ...sequentialOptions,
-    body: CHAT_BODY,
-    stream: false,
-  });
-  say(`sequential: ${SETTINGS.sequentialCount} stream requests per target, interleaved`);
-  const stream = await measureSequential(targets, { ...sequentialOptions, body: STREAM_BODY, stream: true });
-  const peaks = () =>
-    Object.fromEntries(
-      sluices.map(({ instance, child }) => [instance.name, memoryBytes(child.pid, 'VmHWM')]),
-    );
-  const [first] = sluices;
-  if (!first) throw new Error('no Sluice to measure');
-  /** @type {import('./report.mjs').PhaseResult} */
-  const result = {
-    load,
-    sequential,
-    stream,
-    memory: {
-      sluicePeakRssBytes: memoryBytes(first.child.pid, 'VmHWM'),
-      sluiceRssBytes: memoryBytes(first.child.pid, 'VmRSS'),
-      barePeakRssBytes: memoryBytes(servers.bare.child.pid, 'VmHWM'),
-      doublePeakRssBytes: memoryBytes(servers.double.child.pid, 'VmHWM'),
-      peakRssBytesOf: peaks(),
-    },
-  };
-  if (coldKeys) {
-    say(`cold keys: ${SETTINGS.coldKeys} sequential requests, each with a key never used before`);
-    result.coldKeys = await measureSequential(
-      targets.filter((target) => target.name !== 'bare'),
-      {
-        keys: (round) => (round < 0 ? ROOT_KEY : `sk-${coldKeys[round] ?? ''}`),
-        count: Math.min(SETTINGS.coldKeys, coldKeys.length),
-        warmup: 0,
-        body: CHAT_BODY,
-        stream: false,
-      },
-    );
-    result.memory.sluicePeakRssBytes = memoryBytes(first.child.pid, 'VmHWM');
-    result.memory.peakRssBytesOf = peaks();
-  }
-  return result;
-};
-
-/**
- * Portkey started beside the others, measured with them, stopped.
- * @param {Servers} servers
- * @param {import('./measure.mjs').Target[]} targets  direct, bare, Sluice
- */
-const measureWithPortkey = async (servers, targets) => {
-  const port = await freePort();
-  const child = await startPortkey(RESULTS, port, join(RESULTS, 'portkey.log'), say);
-  try {
-    return await measurePeers(
-      [...targets, portkeyTarget(port, child.pid, servers.double.origin)],
-      { key: ROOT_KEY, ...SETTINGS },
-      say,
-    );
-  } finally {
-    await stopChild(child);
-  }
-};
-
-/**
- * Starts one Sluice of the run.
- * @param {Instance} instance
- * @param {string} phase
- */
-const startInstance = (instance, phase) => {
-  const nodeFlags = [
-    ...instance.flags,
-    ...(profile
-      ? // One profile per thread (Node names them CPU.<date>.<time>.<pid>.<thread>.<seq>): the relay's
-        // is thread 0; the SQLite worker threads have their own.
-        ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS, 'profiles', phase, instance.name)}`]
-      : []),
-  ];
-  say(`starting ${instance.name} (${phase})`);
-  return startSluice({
-    port: instance.port,
-    sqlitePath: instance.sqlitePath,
-    logFile: instance.logFile,
-    nodeFlags,
-    env: instance.env,
-    ...(instance.main ? { main: instance.main } : {}),
-    ...(instance.node ? { node: instance.node } : {}),
-  });
-};
+/** @typedef {import('./bench-helpers.mjs').Servers} Servers */
+/** @typedef {import('./bench-helpers.mjs').Instance} Instance */
 
 /**
  * One phase: start every Sluice, measure, check what each logged, stop them.
