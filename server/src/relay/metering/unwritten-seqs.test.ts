@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UnwrittenSeqs } from './unwritten-seqs.js';
+import { AHEAD_LIMIT, UnwrittenSeqs } from './unwritten-seqs.js';
 
 /** The same questions answered from a plain set of every unwritten number. */
 const reference = () => {
@@ -61,29 +61,48 @@ describe('UnwrittenSeqs', () => {
     expect(seqs.oldest).toBe(3);
   });
 
-  it('agrees with a set of every unwritten number over random writes', () => {
-    let state = 7;
-    const random = (below: number) => {
-      state = (state * 1103515245 + 12345) % 2147483648;
-      return state % below;
-    };
+  it('keeps what it holds bounded when a number is never written, and still answers it as the oldest', () => {
     const seqs = new UnwrittenSeqs();
-    const plain = reference();
-    const handed: number[] = [];
-    for (let step = 0; step < 5000; step += 1) {
-      if (random(3) > 0) {
-        const seq = seqs.take();
-        expect(plain.take()).toBe(seq);
-        handed.push(seq);
-      } else if (handed.length > 0) {
-        // Mostly the oldest handed out, sometimes one further on (a batch written alone).
-        const at = random(4) === 0 ? random(handed.length) : 0;
-        const [seq] = handed.splice(at, 1) as [number];
-        seqs.written(seq);
-        plain.written(seq);
-      }
-      expect(seqs.count).toBe(plain.count());
-      expect(seqs.oldest).toBe(plain.oldest());
-    }
+    const stuck = seqs.take();
+    for (let i = 0; i < AHEAD_LIMIT * 3; i += 1) seqs.written(seqs.take());
+    expect(seqs.kept).toBeLessThanOrEqual(AHEAD_LIMIT + 1);
+    expect(seqs.oldest).toBe(stuck);
+    expect(seqs.count).toBe(1);
+    seqs.written(stuck);
+    expect(seqs.count).toBe(0);
+    expect(seqs.oldest).toBe(seqs.next);
+    expect(seqs.kept).toBeLessThanOrEqual(AHEAD_LIMIT);
   });
+
+  it.each([AHEAD_LIMIT, 8, 1])(
+    'agrees with a set of every unwritten number over random writes (ahead limit %i)',
+    (limit) => {
+      let state = 7;
+      const random = (below: number) => {
+        state = (state * 1103515245 + 12345) % 2147483648;
+        return state % below;
+      };
+      const seqs = new UnwrittenSeqs(1, limit);
+      const plain = reference();
+      const handed: number[] = [];
+      for (let step = 0; step < 8000; step += 1) {
+        if (random(3) > 0) {
+          const seq = seqs.take();
+          expect(plain.take()).toBe(seq);
+          handed.push(seq);
+        } else if (handed.length > 0) {
+          // Mostly the oldest handed out, sometimes one further on (a batch written alone), or past
+          // the first few, which then wait long (numbers written much later, or never).
+          const roll = random(8);
+          const at = roll === 0 ? random(handed.length) : roll === 1 ? Math.min(handed.length - 1, 3) : 0;
+          const [seq] = handed.splice(at, 1) as [number];
+          seqs.written(seq);
+          plain.written(seq);
+        }
+        expect(seqs.count).toBe(plain.count());
+        expect(seqs.oldest).toBe(plain.oldest());
+        expect(seqs.kept).toBeLessThanOrEqual(limit + plain.count());
+      }
+    },
+  );
 });
