@@ -57,6 +57,22 @@ export const isDatabaseUnavailable = (error: unknown): boolean => {
   return false;
 };
 
+/** MySQL's and PostgreSQL's brief conflicts: a deadlock, a lock wait that timed out, a serialization failure. */
+const CONFLICT_CODES = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', '40001', '40P01', '55P03']);
+
+/**
+ * Whether an error is a brief conflict between transactions, which the database resolved by
+ * rolling this one back: the same transaction, tried again at once, most likely succeeds.
+ */
+export const isLockConflict = (error: unknown): boolean => {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; depth += 1) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && CONFLICT_CODES.has(code)) return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+};
+
 /** What a client hears while the database is away, in its surface's shape (503). */
 export const databaseUnavailable = (): AppError =>
   new AppError('database_unavailable', 'the database is unavailable; retry shortly', 503, 'sluice_error');

@@ -9,7 +9,9 @@
  * flight cost beyond their estimates.
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Compilable, Kysely } from 'kysely';
+import { withLockRetries } from '../../db/lock-retry.js';
+import { templated } from '../../db/query-template.js';
 import type { Tables } from '../../db/tables.js';
 import { relayError } from '../../lib/app-error.js';
 import { claimReservation, insertReservation } from './reservation-rows.js';
@@ -91,38 +93,62 @@ export const createQuotaPools = (deps: PoolsDeps) => {
     return pool.id;
   };
 
-  /** Takes `amount` from the user's quota (and a limited key's) into the pool's row, atomically. */
+  /**
+   * Takes `amount` from the user's quota (and a limited key's) into the pool's row, atomically. Its
+   * statements are compiled once (db/query-template.ts): a key's first request waits for them. A
+   * transaction the database rolled back for a lock conflict (on MySQL, a deadlock with another
+   * instance's settlement) is run again rather than failing the request.
+   */
   const grow = async (pool: Pool, amount: number): Promise<void> => {
     const { payer } = pool;
-    await db.transaction().execute(async (trx) => {
-      // The row first: the user's row, which every request of the user needs, is locked last.
-      if (!pool.stored) await insertReservation(trx, pool.id, deps.instanceId, payer, 0);
-      const user = await trx
-        .updateTable('users')
-        .set((eb) => ({ quota: eb('quota', '-', amount) }))
-        .where('id', '=', payer.userId)
-        .where('quota', '>=', amount)
-        .executeTakeFirst();
-      if (Number(user.numUpdatedRows) !== 1)
-        throw relayError(403, 'insufficient_user_quota', 'user quota is not enough');
-      if (!payer.unlimited) {
-        const token = await trx
-          .updateTable('tokens')
-          .set((eb) => ({ remain_quota: eb('remain_quota', '-', amount) }))
-          .where('id', '=', payer.tokenId)
-          .where('remain_quota', '>=', amount)
-          .executeTakeFirst();
-        if (Number(token.numUpdatedRows) !== 1)
-          throw relayError(403, 'pre_consume_token_quota_failed', 'token quota is not enough');
-      }
-      const grown = await trx
-        .updateTable('sluice_reservations')
-        .set((eb) => ({ quota: eb('quota', '+', amount) }))
-        .where('id', '=', pool.id)
-        .where('released_at', '=', 0)
-        .executeTakeFirst();
-      if (Number(grown.numUpdatedRows) !== 1) throw new PoolReleased();
-    });
+    await withLockRetries(() =>
+      db.transaction().execute(async (trx) => {
+        /** Rows one of the transaction's UPDATEs changed. */
+        const changed = async (name: string, build: (...values: number[]) => Compilable, values: number[]) =>
+          Number((await trx.executeQuery(templated(trx, name, build, values))).numAffectedRows ?? 0);
+        // The row first: the user's row, which every request of the user needs, is locked last.
+        if (!pool.stored) await insertReservation(trx, pool.id, deps.instanceId, payer, 0);
+        const user = await changed(
+          'grow pool: users',
+          (take, id) =>
+            trx
+              .updateTable('users')
+              .set((eb) => ({ quota: eb('quota', '-', take) }))
+              .where('id', '=', id)
+              .where('quota', '>=', take),
+          [amount, payer.userId],
+        );
+        if (user !== 1) throw relayError(403, 'insufficient_user_quota', 'user quota is not enough');
+        if (!payer.unlimited) {
+          const token = await changed(
+            'grow pool: tokens',
+            (take, id) =>
+              trx
+                .updateTable('tokens')
+                .set((eb) => ({ remain_quota: eb('remain_quota', '-', take) }))
+                .where('id', '=', id)
+                .where('remain_quota', '>=', take),
+            [amount, payer.tokenId],
+          );
+          if (token !== 1)
+            throw relayError(403, 'pre_consume_token_quota_failed', 'token quota is not enough');
+        }
+        const grown = await trx.executeQuery(
+          templated(
+            trx,
+            'grow pool: reservation',
+            (take, id) =>
+              trx
+                .updateTable('sluice_reservations')
+                .set((eb) => ({ quota: eb('quota', '+', Number(take)) }))
+                .where('id', '=', String(id))
+                .where('released_at', '=', 0),
+            [amount, pool.id],
+          ),
+        );
+        if (Number(grown.numAffectedRows ?? 0) !== 1) throw new PoolReleased();
+      }),
+    );
     pool.stored = true;
     pool.balance += amount;
     deps.moved(payer.userId, -amount);

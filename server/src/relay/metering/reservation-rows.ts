@@ -13,26 +13,34 @@ import { nowSeconds } from '../../lib/time.js';
 /** What a settlement finds of its reservation. */
 export type ReservationState = 'held' | 'released' | 'gone';
 
-export const insertReservation = (
+/** A pool's new row (compiled once per kind of payer: db/query-template.ts). */
+export const insertReservation = async (
   trx: Transaction<Tables>,
   id: string,
   instanceId: string,
   payer: { readonly userId: number; readonly tokenId: number; readonly unlimited: boolean },
   quota: number,
-) =>
-  trx
-    .insertInto('sluice_reservations')
-    .values({
-      id,
-      instance_id: instanceId,
-      user_id: payer.userId,
-      token_id: payer.tokenId,
-      unlimited: payer.unlimited,
-      quota,
-      created_at: nowSeconds(),
-      released_at: 0,
-    })
-    .execute();
+): Promise<void> => {
+  const { unlimited } = payer;
+  await trx.executeQuery(
+    templated(
+      trx,
+      `insert reservation ${unlimited}`,
+      (row, instance, userId, tokenId, held, createdAt) =>
+        trx.insertInto('sluice_reservations').values({
+          id: String(row),
+          instance_id: String(instance),
+          user_id: Number(userId),
+          token_id: Number(tokenId),
+          unlimited,
+          quota: Number(held),
+          created_at: Number(createdAt),
+          released_at: 0,
+        }),
+      [id, instanceId, payer.userId, payer.tokenId, quota, nowSeconds()],
+    ),
+  );
+};
 
 /**
  * The states of the reservations of settlements being written (read without a lock: the rows are
