@@ -37,6 +37,19 @@ const MESSAGES = [
   'timeout exceeded when trying to connect',
 ];
 
+/** An error and the causes behind it (a driver's error is often wrapped), five deep at most. */
+function* causesOf(error: unknown): Generator<Error> {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; depth += 1) {
+    yield cause;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+}
+
+const codeOf = (error: Error): string | undefined => {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
+};
+
 /**
  * Whether an error says the database cannot serve right now (down, restarting, unreachable, at its
  * connection limit, or a brief lock conflict), rather than that a statement is wrong: the same work
@@ -45,14 +58,14 @@ const MESSAGES = [
 export const isDatabaseUnavailable = (error: unknown): boolean => {
   // Sluice's own errors say what they mean; only a driver's are read here.
   if (error instanceof AppError) return false;
-  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; depth += 1) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'string') {
-      if (SOCKET_CODES.has(code) || MYSQL_CODES.has(code) || SQLITE_CODES.has(code) || PG_STATES.test(code))
-        return true;
-    }
-    if (MESSAGES.some((text) => cause instanceof Error && cause.message.startsWith(text))) return true;
-    cause = (cause as { cause?: unknown }).cause;
+  for (const cause of causesOf(error)) {
+    const code = codeOf(cause);
+    if (
+      code !== undefined &&
+      (SOCKET_CODES.has(code) || MYSQL_CODES.has(code) || SQLITE_CODES.has(code) || PG_STATES.test(code))
+    )
+      return true;
+    if (MESSAGES.some((text) => cause.message.startsWith(text))) return true;
   }
   return false;
 };
@@ -65,11 +78,7 @@ const CONFLICT_CODES = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT', '400
  * rolling this one back: the same transaction, tried again at once, most likely succeeds.
  */
 export const isLockConflict = (error: unknown): boolean => {
-  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; depth += 1) {
-    const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'string' && CONFLICT_CODES.has(code)) return true;
-    cause = (cause as { cause?: unknown }).cause;
-  }
+  for (const cause of causesOf(error)) if (CONFLICT_CODES.has(codeOf(cause) ?? '')) return true;
   return false;
 };
 
